@@ -1,0 +1,77 @@
+// swift-tools-version: 6.1
+// FairFuel: the in-car dongle service. Layers, bottom up (a lower layer never
+// imports a higher one): Core -> Link, Parsers -> Domain -> Store -> Edges ->
+// Service -> the `fairfuel` CLI. The C libraries are reached only from Store
+// (sqlite3) and Edges (libserialport, libgps).
+import PackageDescription
+
+let package = Package(
+    name: "FairFuel",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "fairfuel", targets: ["fairfuel"]),
+        .library(name: "FairFuelCore", targets: ["FairFuelCore"]),
+        .library(name: "FairFuelLink", targets: ["FairFuelLink"]),
+        .library(name: "FairFuelParsers", targets: ["FairFuelParsers"]),
+        .library(name: "FairFuelDomain", targets: ["FairFuelDomain"]),
+        .library(name: "FairFuelStore", targets: ["FairFuelStore"]),
+        .library(name: "FairFuelEdges", targets: ["FairFuelEdges"]),
+        .library(name: "FairFuelService", targets: ["FairFuelService"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries from Debian, found through pkg-config.
+        .systemLibrary(
+            name: "CSerialPort", pkgConfig: "libserialport",
+            providers: [.apt(["libserialport-dev"])]),
+        .systemLibrary(
+            name: "CGPS", pkgConfig: "libgps",
+            providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+
+        .target(name: "FairFuelCore"),
+        .target(name: "FairFuelLink", dependencies: ["FairFuelCore"]),
+        .target(name: "FairFuelParsers", dependencies: ["FairFuelCore"]),
+        .target(name: "FairFuelDomain", dependencies: ["FairFuelCore", "FairFuelParsers"]),
+        .target(name: "FairFuelStore", dependencies: ["FairFuelCore", "FairFuelDomain", "CSQLite"]),
+        .target(
+            name: "FairFuelEdges",
+            dependencies: ["FairFuelCore", "FairFuelLink", "CSerialPort", "CGPS"]),
+        .target(
+            name: "FairFuelService",
+            dependencies: [
+                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain",
+                "FairFuelStore", "FairFuelEdges",
+            ]),
+        .executableTarget(
+            name: "fairfuel",
+            dependencies: [
+                "FairFuelService", "FairFuelStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .target(
+            name: "TestSupport",
+            dependencies: ["FairFuelCore", "FairFuelLink"],
+            path: "Tests/TestSupport"),
+        .testTarget(name: "FairFuelCoreTests", dependencies: ["FairFuelCore", "TestSupport"]),
+        .testTarget(
+            name: "FairFuelLinkTests", dependencies: ["FairFuelLink", "TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "FairFuelParsersTests", dependencies: ["FairFuelParsers", "TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "FairFuelEdgesTests", dependencies: ["FairFuelEdges", "TestSupport"]),
+        .testTarget(
+            name: "FairFuelStoreTests", dependencies: ["FairFuelStore", "TestSupport"]),
+        .testTarget(
+            name: "FairFuelServiceTests", dependencies: ["FairFuelService", "TestSupport"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["TestSupport"]),
+    ]
+)

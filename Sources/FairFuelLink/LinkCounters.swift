@@ -1,0 +1,44 @@
+/// The receiver-rule counters of the protocol, under the spec's names.
+public struct LinkCounters: Sendable, Equatable {
+    /// Frames delivered (passed COBS, CRC, version and payload checks).
+    public var frames: UInt64 = 0
+    public var cobsError: UInt64 = 0
+    public var crcError: UInt64 = 0
+    public var oversize: UInt64 = 0
+    public var badVersion: UInt64 = 0
+    public var unknownType: UInt64 = 0
+    public var badPayload: UInt64 = 0
+    /// Frames missing according to sequence gaps.
+    public var lost: UInt64 = 0
+    public var duplicate: UInt64 = 0
+
+    public init() {}
+
+    /// The counters as (spec name, value), in the spec's order.
+    public var named: [(name: String, value: UInt64)] {
+        [
+            ("frames", frames), ("cobs_error", cobsError), ("crc_error", crcError),
+            ("oversize", oversize), ("bad_version", badVersion), ("unknown_type", unknownType),
+            ("bad_payload", badPayload), ("lost", lost), ("duplicate", duplicate),
+        ]
+    }
+
+    /// Every error counter added up (frames excluded).
+    public var errorTotal: UInt64 {
+        cobsError + crcError + oversize + badVersion + unknownType + badPayload + lost + duplicate
+    }
+
+    public static func + (lhs: LinkCounters, rhs: LinkCounters) -> LinkCounters {
+        var sum = LinkCounters()
+        sum.frames = lhs.frames + rhs.frames
+        sum.cobsError = lhs.cobsError + rhs.cobsError
+        sum.crcError = lhs.crcError + rhs.crcError
+        sum.oversize = lhs.oversize + rhs.oversize
+        sum.badVersion = lhs.badVersion + rhs.badVersion
+        sum.unknownType = lhs.unknownType + rhs.unknownType
+        sum.badPayload = lhs.badPayload + rhs.badPayload
+        sum.lost = lhs.lost + rhs.lost
+        sum.duplicate = lhs.duplicate + rhs.duplicate
+        return sum
+    }
+}
