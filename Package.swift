@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "FairFuelDomain", targets: ["FairFuelDomain"]),
         .library(name: "FairFuelStore", targets: ["FairFuelStore"]),
         .library(name: "FairFuelEdges", targets: ["FairFuelEdges"]),
+        .library(name: "FairFuelSimulation", targets: ["FairFuelSimulation"]),
         .library(name: "FairFuelService", targets: ["FairFuelService"]),
     ],
     dependencies: [
@@ -41,22 +42,25 @@ let package = Package(
         .target(
             name: "FairFuelEdges",
             dependencies: ["FairFuelCore", "FairFuelLink", "CSerialPort", "CGPS"]),
+        // Synthetic MCU traffic and (later) the virtual MCU: for `fairfuel sim`, tests and benchmarks.
+        .target(name: "FairFuelSimulation", dependencies: ["FairFuelCore", "FairFuelLink"]),
         .target(
             name: "FairFuelService",
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain",
-                "FairFuelStore", "FairFuelEdges",
+                "FairFuelStore", "FairFuelEdges", "FairFuelSimulation",
             ]),
         .executableTarget(
             name: "fairfuel",
             dependencies: [
-                "FairFuelService", "FairFuelStore",
+                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges",
+                "FairFuelSimulation", "FairFuelService", "FairFuelStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .target(
             name: "TestSupport",
-            dependencies: ["FairFuelCore", "FairFuelLink"],
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelSimulation"],
             path: "Tests/TestSupport"),
         .testTarget(name: "FairFuelCoreTests", dependencies: ["FairFuelCore", "TestSupport"]),
         .testTarget(
@@ -72,6 +76,7 @@ let package = Package(
         .testTarget(
             name: "FairFuelServiceTests", dependencies: ["FairFuelService", "TestSupport"]),
         .testTarget(
-            name: "CLITests", dependencies: ["TestSupport"]),
+            name: "CLITests", dependencies: ["fairfuel", "TestSupport"],
+            exclude: ["Fixtures"]),
     ]
 )

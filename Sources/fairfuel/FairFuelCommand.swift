@@ -1,0 +1,20 @@
+import ArgumentParser
+
+/// `fairfuel`: the dongle's single executable.
+@main
+struct FairFuelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fairfuel",
+        abstract: "FairFuel: who drove, how far, and who owes what at the pump.",
+        subcommands: [
+            DecodeCommand.self,
+            SynthCommand.self,
+            VersionCommand.self,
+        ])
+}
+
+/// An error whose message is shown to the user as is, with a non-zero exit.
+struct UserFacingError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

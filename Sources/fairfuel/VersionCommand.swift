@@ -1,0 +1,20 @@
+import ArgumentParser
+import FairFuelEdges
+import FairFuelStore
+
+struct VersionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "version",
+        abstract: "Print the versions of fairfuel, its protocol and the C libraries it runs on.")
+
+    func run() {
+        print("fairfuel \(FairFuelVersion.string) (link protocol 1)")
+        print("libserialport \(SerialPortCatalog.libraryVersion)")
+        print("libgps API \(GPSDLibrary.apiVersion) (session structure \(GPSDLibrary.sessionStructureBytes) bytes)")
+        print("sqlite \(SQLiteLibrary.version)")
+    }
+}
+
+enum FairFuelVersion {
+    static let string = "0.1.0"
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages FairFuel builds and tests against, if missing.
+# Safe to run again; uses sudo when not root.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libserialport-dev   # the MCU serial link (real UARTs and USB CDC ports)
+  libgps-dev          # GNSS through a local gpsd
+  libsqlite3-dev      # the trip store
+  gpsd                # the real daemon, started by the tests on a pseudo-terminal
+  socat               # pseudo-terminal pairs between processes in the tests
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  sudo="sudo"
+fi
+echo "Installing: ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
