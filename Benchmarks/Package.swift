@@ -1,10 +1,15 @@
 // swift-tools-version: 6.1
 // Benchmarks for FairFuel, kept in their own package so that the product's
 // build and test run do not compile the benchmark framework.
-// Run: cd Benchmarks && swift package benchmark  (or scripts/bench.sh)
+// Run: scripts/bench.sh (or cd Benchmarks && swift package benchmark --target NAME)
 import PackageDescription
 
-let benchmarkTargets = ["LinkCodec", "NMEAParsing", "BLEParsing"]
+/// Each benchmark suite and the FairFuel libraries it measures.
+let suites: [(name: String, libraries: [String])] = [
+    ("LinkCodec", ["FairFuelCore", "FairFuelLink", "FairFuelSimulation"]),
+    ("NMEAParsing", ["FairFuelCore", "FairFuelLink", "FairFuelParsers"]),
+    ("BLEParsing", ["FairFuelCore", "FairFuelLink", "FairFuelParsers"]),
+]
 
 let package = Package(
     name: "FairFuelBenchmarks",
@@ -15,16 +20,12 @@ let package = Package(
             url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1",
             traits: ["MallocInterposer"]),
     ],
-    targets: benchmarkTargets.map { name in
+    targets: suites.map { suite in
         .executableTarget(
-            name: name,
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "FairFuelCore", package: "FairFuel"),
-                .product(name: "FairFuelLink", package: "FairFuel"),
-                .product(name: "FairFuelParsers", package: "FairFuel"),
-            ],
-            path: "Benchmarks/\(name)",
+            name: suite.name,
+            dependencies: [.product(name: "Benchmark", package: "benchmark")]
+                + suite.libraries.map { .product(name: $0, package: "FairFuel") },
+            path: "Benchmarks/\(suite.name)",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
     }
 )

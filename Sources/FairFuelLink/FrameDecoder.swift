@@ -122,7 +122,7 @@ public struct FrameDecoder: Sendable {
             let room = FrameDecoder.maximumEncodedLength - pendingCount
             let scanLimit = min(end, index + room + 1)
             var delimiter = index
-            while delimiter < scanLimit && chunk[delimiter] != 0 { delimiter += 1 }
+            while delimiter < scanLimit && chunk[unchecked: delimiter] != 0 { delimiter += 1 }
             let runLength = delimiter - index
             if runLength > room {
                 // The 259th byte without a 0x00 has arrived.
@@ -134,8 +134,7 @@ public struct FrameDecoder: Sendable {
                 continue
             }
             if delimiter == end {
-                for offset in 0..<runLength { pending[pendingCount + offset] = chunk[index + offset] }
-                pendingCount += runLength
+                stash(chunk.extracting(index..<delimiter))
                 return
             }
             if pendingCount == 0 {
@@ -146,16 +145,26 @@ public struct FrameDecoder: Sendable {
                 }
                 // A run of zero bytes is an empty frame: ignored, not counted.
             } else {
-                for offset in 0..<runLength { pending[pendingCount + offset] = chunk[index + offset] }
-                let encodedLength = pendingCount + runLength
-                let stash = pending  // a second reference, so that `body` can be borrowed mutably
+                stash(chunk.extracting(index..<delimiter))
+                let encodedLength = pendingCount
+                let encoded = pending  // a second reference, so that `body` can be borrowed mutably
                 let bodyLength = FrameDecoder.cobsDecode(
-                    stash.span.extracting(0..<encodedLength), into: &body)
+                    encoded.span.extracting(0..<encodedLength), into: &body)
                 pendingCount = 0
                 check(bodyLength: bodyLength, encodedLength: encodedLength, handle)
             }
             index = delimiter + 1
         }
+    }
+
+    /// Appends encoded bytes of an unfinished frame to `pending` (the caller checked they fit).
+    private mutating func stash(_ bytes: Span<UInt8>) {
+        let start = pendingCount
+        var out = pending.mutableSpan
+        for offset in 0..<bytes.count {
+            out[start + offset] = bytes[unchecked: offset]
+        }
+        pendingCount = start + bytes.count
     }
 
     /// Decodes COBS `encoded` (no 0x00 inside) into `body`; nil when a code overruns the frame.
@@ -164,13 +173,15 @@ public struct FrameDecoder: Sendable {
         let end = encoded.count
         var read = 0
         var written = 0
+        // `encoded` is at most 258 bytes and decodes to at most 257: `output` holds 257.
+        precondition(end <= output.count + 1)
         while read < end {
-            let code = Int(encoded[read])
+            let code = Int(encoded[unchecked: read])
             let blockEnd = read + code
             guard blockEnd <= end else { return nil }
             read += 1
             while read < blockEnd {
-                output[written] = encoded[read]
+                output[unchecked: written] = encoded[unchecked: read]
                 written += 1
                 read += 1
             }
@@ -196,12 +207,11 @@ public struct FrameDecoder: Sendable {
             handle(.anomaly(.oversize))
             return
         }
-        var crc = CRC16()
-        for i in 0..<(length - 2) { crc.update(body[i]) }
+        let computed = CRC16.checksum(body.span.extracting(0..<(length - 2)))
         let carried = UInt16(body[length - 2]) | UInt16(body[length - 1]) << 8
-        guard crc.value == carried else {
+        guard computed == carried else {
             counters.crcError += 1
-            handle(.anomaly(.crcError(expected: crc.value, actual: carried)))
+            handle(.anomaly(.crcError(expected: computed, actual: carried)))
             return
         }
 

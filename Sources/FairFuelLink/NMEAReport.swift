@@ -1,5 +1,3 @@
-import FairFuelCore
-
 /// NMEA (0x10): one sentence from the GNSS receiver, as the MCU read it.
 public struct NMEAReport: Sendable, Equatable {
     public static let maximumSentenceBytes = 240
@@ -28,10 +26,10 @@ public struct NMEAReport: Sendable, Equatable {
         let sentence = reader.rest()
         let first = sentence[sentence.startIndex]
         guard first == UInt8(ascii: "$") || first == UInt8(ascii: "!") else {
-            throw .badSentence(reason: "does not start with $ or !")
+            throw .sentenceBadStart(first)
         }
-        for byte in sentence where byte < 0x20 || byte > 0x7E {
-            throw .badSentence(reason: "holds byte 0x\(Hex.string([byte])) outside printable ASCII")
+        for index in sentence.indices where sentence[index] < 0x20 || sentence[index] > 0x7E {
+            throw .sentenceNotPrintable(byte: sentence[index], offset: index - sentence.startIndex)
         }
         return NMEAReport(mcuTimeMs: time, sentence: sentence)
     }

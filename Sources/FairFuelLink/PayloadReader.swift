@@ -3,7 +3,10 @@ public enum PayloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooShort(type: FrameType, minimum: Int, actual: Int)
     case tooLong(type: FrameType, maximum: Int, actual: Int)
     case outOfRange(type: FrameType, field: String, value: Int)
-    case badSentence(reason: String)
+    /// An NMEA sentence that does not start with `$` or `!` (nil: empty).
+    case sentenceBadStart(UInt8?)
+    /// An NMEA sentence byte outside printable ASCII, at `offset` in the sentence.
+    case sentenceNotPrintable(byte: UInt8, offset: Int)
 
     public var description: String {
         switch self {
@@ -13,8 +16,10 @@ public enum PayloadError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(type.jsonName) payload of \(actual) bytes, at most \(maximum) allowed"
         case let .outOfRange(type, field, value):
             "\(type.jsonName) field \(field) out of range: \(value)"
-        case let .badSentence(reason):
-            "nmea sentence \(reason)"
+        case let .sentenceBadStart(byte):
+            byte.map { "nmea sentence starts with byte 0x\(String($0, radix: 16)), not $ or !" } ?? "nmea sentence is empty"
+        case let .sentenceNotPrintable(byte, offset):
+            "nmea sentence holds byte 0x\(String(byte, radix: 16)) outside printable ASCII at offset \(offset)"
         }
     }
 }

@@ -1,6 +1,7 @@
 import FairFuelCore
 import FairFuelLink
 import Testing
+import TestSupport
 
 /// The test vectors of PROTOCOL.md, both directions.
 @Suite struct SpecVectorTests {
@@ -78,5 +79,19 @@ import Testing
         let magic = Bootloader.magic
         let bytes = (0..<4).map { UInt8(truncatingIfNeeded: magic >> UInt32(8 * $0)) }
         #expect(bytes == Array("FLSH".utf8))
+    }
+}
+
+@Suite struct CRC16Tests {
+    /// The sliced fast path agrees with the byte-at-a-time definition at every length.
+    @Test func slicedMatchesBytewise() {
+        var generator = SeededGenerator(seed: 11)
+        for length in 0...300 {
+            let bytes = generator.bytes(length)
+            var bytewise = CRC16()
+            for byte in bytes { bytewise.update(byte) }
+            #expect(CRC16.checksum(bytes.span) == bytewise.value, "length \(length)")
+        }
+        #expect(CRC16.checksum(Array("123456789".utf8).span) == 0x29B1)
     }
 }
