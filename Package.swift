@@ -38,7 +38,11 @@ let package = Package(
         .target(name: "FairFuelLink", dependencies: ["FairFuelCore"]),
         .target(name: "FairFuelParsers", dependencies: ["FairFuelCore"]),
         .target(name: "FairFuelDomain", dependencies: ["FairFuelCore", "FairFuelParsers"]),
-        .target(name: "FairFuelStore", dependencies: ["FairFuelCore", "FairFuelDomain", "CSQLite"]),
+        // A thin, typed wrapper of libsqlite3: the only place the store's C calls live.
+        .target(name: "FairFuelSQLite", dependencies: ["CSQLite"]),
+        .target(
+            name: "FairFuelStore",
+            dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite"]),
         .target(
             name: "FairFuelEdges",
             dependencies: ["FairFuelCore", "FairFuelLink", "CSerialPort", "CGPS"]),
@@ -54,7 +58,7 @@ let package = Package(
             name: "fairfuel",
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges",
-                "FairFuelSimulation", "FairFuelService", "FairFuelStore",
+                "FairFuelSimulation", "FairFuelService", "FairFuelStore", "FairFuelSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -68,6 +72,9 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "FairFuelParsersTests", dependencies: ["FairFuelParsers", "TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "FairFuelDomainTests", dependencies: ["FairFuelDomain", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "FairFuelEdgesTests", dependencies: ["FairFuelEdges", "TestSupport"]),

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FairFuelEdges
-import FairFuelStore
+import FairFuelSQLite
 
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

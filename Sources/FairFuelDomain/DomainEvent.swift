@@ -1,0 +1,76 @@
+import FairFuelCore
+import FairFuelParsers
+
+/// An input to the domain, stamped with link time (capture or host monotonic time).
+public enum DomainEvent: Sendable {
+    /// An NFC tag was read; its identities (driver URI, UID) are looked up in the directory.
+    case tagRead(NFCTagIdentities, at: LinkMilliseconds)
+    /// A BLE advertisement with the beacon identities it carries.
+    case advertisement(BeaconIdentities, rssiDBm: Int8, at: LinkMilliseconds)
+    /// One GNSS epoch.
+    case fix(GNSSFix, at: LinkMilliseconds)
+    /// Ignition from an MCU with ignition sense (POWER frames, heartbeat flags).
+    case ignition(on: Bool, at: LinkMilliseconds)
+    /// Time passes (a heartbeat): timers are re-evaluated.
+    case tick(at: LinkMilliseconds)
+    /// The MCU rebooted (a new HELLO); sessions carry on.
+    case mcuRestarted(at: LinkMilliseconds)
+    /// Someone ended the session by hand.
+    case endSession(at: LinkMilliseconds)
+
+    public var time: LinkMilliseconds {
+        switch self {
+        case let .tagRead(_, at), let .advertisement(_, _, at), let .fix(_, at), let .ignition(_, at),
+            let .tick(at), let .mcuRestarted(at), let .endSession(at):
+            at
+        }
+    }
+}
+
+/// A finished session with what it measured.
+public struct SessionRecord: Sendable, Equatable {
+    public var driver: DriverID
+    public var startedAt: LinkMilliseconds
+    public var endedAt: LinkMilliseconds
+    public var reason: SessionEndReason
+    /// When the vehicle stopped before a departure, for reports.
+    public var stoppedAt: LinkMilliseconds?
+    /// When the driver's beacon was last present, for reports.
+    public var driverLeftAt: LinkMilliseconds?
+    public var metrics: TripMetrics
+}
+
+/// A point of a session's track; recorded only during sessions (privacy).
+public struct TripPoint: Sendable, Equatable {
+    public var driver: DriverID
+    public var at: LinkMilliseconds
+    public var latitude: Double
+    public var longitude: Double
+    public var speed: MetersPerSecond
+    /// Session distance so far.
+    public var distance: Meters
+    /// Session fuel so far: the running total that lets a refuel cut a session in two.
+    public var fuel: Liters
+}
+
+/// Driving with nobody tapped in: totals only, never positions.
+public struct UntrackedDriving: Sendable, Equatable {
+    public var from: LinkMilliseconds
+    public var to: LinkMilliseconds
+    public var distance: Meters
+    public var fuel: Liters
+}
+
+/// What the domain tells the service to do or record.
+public enum DomainOutput: Sendable, Equatable {
+    case feedback(FeedbackSignal)
+    case transition(from: SessionState, to: SessionState, at: LinkMilliseconds)
+    case sessionStarted(driver: DriverID, at: LinkMilliseconds)
+    case sessionEnded(SessionRecord)
+    case tripPoint(TripPoint)
+    case untrackedDriving(UntrackedDriving)
+    /// A tag nobody is provisioned with, for a technician to bind.
+    case unknownTag(TagUID, at: LinkMilliseconds)
+    /// Link time now maps to UTC with this offset (first valid fix, or a correction).
+    case utcAnchored(offsetMs: Int64, at: LinkMilliseconds)
+}

@@ -1,0 +1,155 @@
+import FairFuelCore
+import FairFuelParsers
+
+/// One accepted step of motion between two trusted fixes.
+public struct MotionStep: Sendable, Equatable {
+    public var time: LinkMilliseconds
+    /// Time since the previous accepted fix (0 for the first).
+    public var elapsedMs: Int64
+    /// Distance this step adds (0 while within the jitter radius).
+    public var distance: Meters
+    /// Speed at this fix (receiver speed, gated; 0 below the stopped threshold).
+    public var speed: MetersPerSecond
+    public var latitude: Double
+    public var longitude: Double
+    /// True when the step follows a gap (first fix, GNSS outage, re-anchoring).
+    public var afterGap: Bool
+}
+
+/// Turns GNSS fixes into trusted motion: gated by fix mode and HDOP, with
+/// outliers rejected and stationary jitter kept out of the distance.
+public struct MotionTracker: Sendable {
+    public let thresholds: MotionThresholds
+    public let sessionThresholds: SessionThresholds
+    /// Fixes further apart than this start a new segment (no distance bridged by speed).
+    public let gapMs: Int64
+
+    public private(set) var lastAccepted: MotionStep?
+    /// Since when the vehicle has stood still; nil while moving or unknown.
+    public private(set) var stoppedSince: LinkMilliseconds?
+    public private(set) var rejectedGateCount: UInt64 = 0
+    public private(set) var rejectedOutlierCount: UInt64 = 0
+    private var consecutiveOutliers = 0
+    // The jitter anchor: where a slow or stationary vehicle was last placed.
+    private var anchorLatitude = 0.0
+    private var anchorLongitude = 0.0
+
+    public init(thresholds: MotionThresholds, sessionThresholds: SessionThresholds, gapMs: Int64 = 5_000) {
+        self.thresholds = thresholds
+        self.sessionThresholds = sessionThresholds
+        self.gapMs = gapMs
+    }
+
+    /// Whether the vehicle counts as stopped at `now` for at least `durationMs`.
+    public func hasBeenStopped(forMs durationMs: Int64, at now: LinkMilliseconds) -> Bool {
+        if let since = stoppedSince { return now.value - since.value >= durationMs }
+        // No sky for a long time: a parked car in a garage. Stopped since its last fix.
+        if let last = lastAccepted, now.value - last.time.value >= sessionThresholds.gnssLostAssumeStoppedMs {
+            return now.value - last.time.value >= durationMs
+        }
+        return false
+    }
+
+    /// The moment the current stop began, for reports (the assumed one after a long GNSS loss).
+    public func stopBegan(at now: LinkMilliseconds) -> LinkMilliseconds? {
+        if let since = stoppedSince { return since }
+        if let last = lastAccepted, now.value - last.time.value >= sessionThresholds.gnssLostAssumeStoppedMs {
+            return last.time
+        }
+        return nil
+    }
+
+    /// The vehicle is known to be stationary from `time` (ignition off).
+    public mutating func markStopped(at time: LinkMilliseconds) {
+        if stoppedSince == nil { stoppedSince = time }
+    }
+
+    /// Considers one fix received at link time `time`; returns the step if the fix is trusted.
+    public mutating func accept(_ fix: GNSSFix, at time: LinkMilliseconds) -> MotionStep? {
+        guard fix.mode == .fix2D || fix.mode == .fix3D,
+            let latitude = fix.latitude, let longitude = fix.longitude
+        else {
+            rejectedGateCount += 1
+            return nil
+        }
+        if let hdop = fix.hdop, hdop > thresholds.maximumHDOP {
+            rejectedGateCount += 1
+            return nil
+        }
+        var speed = fix.speed?.value
+        if let reported = speed, reported > thresholds.maximumMetersPerSecond || reported < 0 {
+            rejectedOutlierCount += 1
+            return nil
+        }
+
+        guard let previous = lastAccepted, time.value - previous.time.value <= gapMs, time > previous.time else {
+            return anchor(latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time, afterGap: true)
+        }
+        let elapsedMs = time.value - previous.time.value
+        let seconds = Double(elapsedMs) / 1000
+        let moved = Geodesy.distance(
+            latitude1: previous.latitude, longitude1: previous.longitude, latitude2: latitude, longitude2: longitude)
+        // A position jump the speeds cannot explain is an outlier (multipath, a bad epoch).
+        let plausibleSpeed = max(previous.speed.value, speed ?? 0, 5) * 2 + 10
+        if moved.value > plausibleSpeed * seconds + 25 {
+            rejectedOutlierCount += 1
+            consecutiveOutliers += 1
+            if consecutiveOutliers >= 3 {
+                // The receiver insists: it was the old position that was wrong. Re-anchor without distance.
+                consecutiveOutliers = 0
+                return anchor(latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time, afterGap: true)
+            }
+            return nil
+        }
+        consecutiveOutliers = 0
+        if speed == nil { speed = moved.value / seconds }
+        let reportedSpeed = speed!
+
+        var distance = Meters.zero
+        if reportedSpeed >= thresholds.jitterSpeedMetersPerSecond {
+            distance = moved
+            anchorLatitude = latitude
+            anchorLongitude = longitude
+        } else {
+            // Slow or stationary: GNSS wanders; count only a real departure from the anchor.
+            let fromAnchor = Geodesy.distance(
+                latitude1: anchorLatitude, longitude1: anchorLongitude, latitude2: latitude, longitude2: longitude)
+            if fromAnchor.value > thresholds.jitterRadiusMeters {
+                distance = fromAnchor
+                anchorLatitude = latitude
+                anchorLongitude = longitude
+            }
+        }
+        // Speed noise between 1 and 2 m/s without leaving the jitter radius is not movement.
+        let isStopped = reportedSpeed < sessionThresholds.stoppedBelowMetersPerSecond
+            || (reportedSpeed < thresholds.jitterSpeedMetersPerSecond && distance == .zero)
+        updateStopped(isStopped, at: time)
+        let step = MotionStep(
+            time: time, elapsedMs: elapsedMs, distance: distance,
+            speed: MetersPerSecond(isStopped ? 0 : reportedSpeed), latitude: latitude, longitude: longitude,
+            afterGap: false)
+        lastAccepted = step
+        return step
+    }
+
+    private mutating func anchor(latitude: Double, longitude: Double, speed: Double, at time: LinkMilliseconds, afterGap: Bool) -> MotionStep {
+        anchorLatitude = latitude
+        anchorLongitude = longitude
+        // With no previous position to compare, slow speeds are taken as the noise they usually are.
+        let isStopped = speed < thresholds.jitterSpeedMetersPerSecond
+        updateStopped(isStopped, at: time)
+        let step = MotionStep(
+            time: time, elapsedMs: 0, distance: .zero, speed: MetersPerSecond(isStopped ? 0 : speed),
+            latitude: latitude, longitude: longitude, afterGap: afterGap)
+        lastAccepted = step
+        return step
+    }
+
+    private mutating func updateStopped(_ isStopped: Bool, at time: LinkMilliseconds) {
+        if isStopped {
+            if stoppedSince == nil { stoppedSince = time }
+        } else {
+            stoppedSince = nil
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import FairFuelCore
+
+/// Accumulates trip metrics from motion steps: distance, moving and idle time,
+/// top speed and harsh events.
+///
+/// Harsh events use the speed change over at least `harshMinimumDurationMs`
+/// (not sample to sample), so 10 Hz GNSS noise does not fire them; one event
+/// is counted per run of harsh change, however many samples it spans.
+public struct TripMeter: Sendable {
+    public let thresholds: MotionThresholds
+    public let stoppedBelowMetersPerSecond: Double
+    public private(set) var metrics = TripMetrics()
+    public private(set) var startTime: LinkMilliseconds?
+    private var lastTime: LinkMilliseconds?
+    private var lastSpeed = 0.0
+    private var recent: FixedRing<SpeedSample>
+    private var accelerationRun = false
+    private var brakingRun = false
+
+    struct SpeedSample: Sendable {
+        var timeMs: Int64
+        var speed: Double
+    }
+
+    public init(thresholds: MotionThresholds, stoppedBelowMetersPerSecond: Double, speedHistoryCapacity: Int = 32) {
+        self.thresholds = thresholds
+        self.stoppedBelowMetersPerSecond = stoppedBelowMetersPerSecond
+        recent = FixedRing(capacity: speedHistoryCapacity)
+    }
+
+    /// Starts a new trip at `time`, forgetting the previous one.
+    public mutating func start(at time: LinkMilliseconds) {
+        metrics = TripMetrics()
+        startTime = time
+        lastTime = time
+        lastSpeed = 0
+        recent.removeAll()
+        accelerationRun = false
+        brakingRun = false
+    }
+
+    /// Adds one motion step.
+    public mutating func add(_ step: MotionStep) {
+        guard let previousTime = lastTime else { return }
+        let elapsed = max(0, step.time.value - previousTime.value)
+        // Time since the last step counts by the state the vehicle was in; after a gap
+        // (a tunnel), by the state on both sides.
+        let wasMoving = lastSpeed >= stoppedBelowMetersPerSecond
+        let isMoving = step.speed.value >= stoppedBelowMetersPerSecond
+        if step.afterGap ? (wasMoving && isMoving) : wasMoving {
+            metrics.movingMs += elapsed
+        } else {
+            metrics.idleMs += elapsed
+        }
+        metrics.distance += step.distance
+        if step.speed > metrics.maximumSpeed { metrics.maximumSpeed = step.speed }
+        if step.afterGap { recent.removeAll() }
+        detectHarsh(timeMs: step.time.value, speed: step.speed.value)
+        lastTime = step.time
+        lastSpeed = step.speed.value
+        metrics.durationMs = step.time.value - (startTime?.value ?? step.time.value)
+    }
+
+    /// Time passes without a fix (heartbeats): extends the duration and idle or moving time.
+    public mutating func advance(to time: LinkMilliseconds) {
+        guard let start = startTime else { return }
+        metrics.durationMs = max(metrics.durationMs, time.value - start.value)
+    }
+
+    /// Adds fuel estimated elsewhere for this trip.
+    public mutating func addFuel(_ liters: Liters) {
+        metrics.fuel += liters
+    }
+
+    /// Ends the trip at `time` and returns its metrics.
+    public mutating func finish(at time: LinkMilliseconds) -> TripMetrics {
+        advance(to: time)
+        let result = metrics
+        startTime = nil
+        lastTime = nil
+        return result
+    }
+
+    private mutating func detectHarsh(timeMs: Int64, speed: Double) {
+        defer { recent.push(SpeedSample(timeMs: timeMs, speed: speed)) }
+        // The newest sample at least the minimum duration older than this one.
+        var reference: SpeedSample?
+        var index = recent.count - 1
+        while index >= 0 {
+            let sample = recent[index]
+            if timeMs - sample.timeMs >= thresholds.harshMinimumDurationMs {
+                reference = sample
+                break
+            }
+            index -= 1
+        }
+        guard let reference else { return }
+        let seconds = Double(timeMs - reference.timeMs) / 1000
+        let acceleration = (speed - reference.speed) / seconds
+        let fastEnough = max(speed, reference.speed) > thresholds.harshMinimumMetersPerSecond
+        let isAccelerating = fastEnough && acceleration > thresholds.harshMetersPerSecondSquared
+        let isBraking = fastEnough && acceleration < -thresholds.harshMetersPerSecondSquared
+        if isAccelerating && !accelerationRun { metrics.harshAccelerations += 1 }
+        if isBraking && !brakingRun { metrics.harshBrakings += 1 }
+        accelerationRun = isAccelerating
+        brakingRun = isBraking
+    }
+}

@@ -1,0 +1,121 @@
+import CSQLite
+
+/// One connection to an SQLite database file: a thin, typed wrapper of the C API.
+///
+/// Not thread-safe by itself: one connection per thread (the store keeps one
+/// writer and opens readers separately; WAL lets readers run beside the writer).
+public final class SQLiteConnection {
+    public let path: String
+    let handle: OpaquePointer
+    private var statementCache: [String: SQLiteStatement] = [:]
+
+    public enum Mode: Sendable {
+        case readWrite
+        case readOnly
+    }
+
+    /// Opens (creating it in `.readWrite` mode) the database at `path`.
+    public init(path: String, mode: Mode = .readWrite) throws(SQLiteError) {
+        self.path = path
+        var db: OpaquePointer?
+        let flags = (mode == .readWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: code, message: message + " (\(path))")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements without results.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if code != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// A prepared statement, cached by its SQL text: preparing happens once per connection.
+    public func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let cached = statementCache[sql] {
+            cached.reset()
+            return cached
+        }
+        let statement = try SQLiteStatement(connection: self, sql: sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `arguments` and returns the rows changed.
+    @discardableResult
+    public func run(_ sql: String, _ arguments: SQLiteValue...) throws(SQLiteError) -> Int {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Runs a query and maps each row.
+    public func query<T>(_ sql: String, _ arguments: SQLiteValue..., row: (SQLiteStatement) throws(SQLiteError) -> T) throws(SQLiteError) -> [T] {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        var rows: [T] = []
+        while try statement.step() { rows.append(try row(statement)) }
+        return rows
+    }
+
+    /// The first column of the first row, or nil when there is no row.
+    public func scalarInt(_ sql: String, _ arguments: SQLiteValue...) throws(SQLiteError) -> Int64? {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        guard try statement.step() else { return nil }
+        return statement.isNull(0) ? nil : statement.int64(0)
+    }
+
+    public func scalarText(_ sql: String, _ arguments: SQLiteValue...) throws(SQLiteError) -> String? {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        guard try statement.step() else { return nil }
+        return statement.text(0)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ kind: String = "IMMEDIATE", _ body: () throws -> T) throws -> T {
+        try execute("BEGIN \(kind)")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+    public var lastErrorCode: Int32 { sqlite3_extended_errcode(handle) }
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Gives up waiting for a lock after `milliseconds` (then SQLITE_BUSY).
+    public func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Drops cached statements (after a schema change).
+    public func clearStatementCache() {
+        statementCache.removeAll()
+    }
+}

@@ -1,0 +1,30 @@
+import CSQLite
+
+/// An SQLite call failed: the result code, SQLite's message and the statement.
+public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The extended result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, `SQLITE_FULL`, ...).
+    public var code: Int32
+    public var message: String
+    public var sql: String?
+
+    public init(code: Int32, message: String, sql: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code (the low byte of the extended one).
+    public var primaryCode: Int32 { code & 0xFF }
+
+    public var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB }
+    public var isDiskFull: Bool { primaryCode == SQLITE_FULL }
+    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+    public var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
+
+    public var description: String {
+        let name = String(cString: sqlite3_errstr(code))
+        var text = "SQLite error \(code) (\(name)): \(message)"
+        if let sql { text += " [\(sql.prefix(120))]" }
+        return text
+    }
+}
