@@ -64,7 +64,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelSimulation"],
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelSimulation", "FairFuelParsers", "FairFuelDomain"],
             path: "Tests/TestSupport"),
         .testTarget(name: "FairFuelCoreTests", dependencies: ["FairFuelCore", "TestSupport"]),
         .testTarget(
@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(
             name: "FairFuelEdgesTests", dependencies: ["FairFuelEdges", "TestSupport"]),
         .testTarget(
-            name: "FairFuelStoreTests", dependencies: ["FairFuelStore", "TestSupport"]),
+            name: "FairFuelStoreTests", dependencies: ["FairFuelStore", "FairFuelSQLite", "TestSupport"]),
         .testTarget(
             name: "FairFuelServiceTests", dependencies: ["FairFuelService", "TestSupport"]),
         .testTarget(

@@ -38,6 +38,19 @@ public struct SessionRecord: Sendable, Equatable {
     /// When the driver's beacon was last present, for reports.
     public var driverLeftAt: LinkMilliseconds?
     public var metrics: TripMetrics
+
+    public init(
+        driver: DriverID, startedAt: LinkMilliseconds, endedAt: LinkMilliseconds, reason: SessionEndReason,
+        stoppedAt: LinkMilliseconds?, driverLeftAt: LinkMilliseconds?, metrics: TripMetrics
+    ) {
+        self.driver = driver
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.reason = reason
+        self.stoppedAt = stoppedAt
+        self.driverLeftAt = driverLeftAt
+        self.metrics = metrics
+    }
 }
 
 /// A point of a session's track; recorded only during sessions (privacy).
@@ -51,6 +64,16 @@ public struct TripPoint: Sendable, Equatable {
     public var distance: Meters
     /// Session fuel so far: the running total that lets a refuel cut a session in two.
     public var fuel: Liters
+
+    public init(driver: DriverID, at: LinkMilliseconds, latitude: Double, longitude: Double, speed: MetersPerSecond, distance: Meters, fuel: Liters) {
+        self.driver = driver
+        self.at = at
+        self.latitude = latitude
+        self.longitude = longitude
+        self.speed = speed
+        self.distance = distance
+        self.fuel = fuel
+    }
 }
 
 /// Driving with nobody tapped in: totals only, never positions.
@@ -59,6 +82,13 @@ public struct UntrackedDriving: Sendable, Equatable {
     public var to: LinkMilliseconds
     public var distance: Meters
     public var fuel: Liters
+
+    public init(from: LinkMilliseconds, to: LinkMilliseconds, distance: Meters, fuel: Liters) {
+        self.from = from
+        self.to = to
+        self.distance = distance
+        self.fuel = fuel
+    }
 }
 
 /// What the domain tells the service to do or record.

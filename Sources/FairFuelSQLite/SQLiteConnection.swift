@@ -61,6 +61,7 @@ public final class SQLiteConnection {
     @discardableResult
     public func run(_ sql: String, _ arguments: SQLiteValue...) throws(SQLiteError) -> Int {
         let statement = try statement(sql)
+        defer { statement.rewind() }
         try statement.bind(arguments)
         while try statement.step() {}
         return Int(sqlite3_changes(handle))
@@ -69,6 +70,7 @@ public final class SQLiteConnection {
     /// Runs a query and maps each row.
     public func query<T>(_ sql: String, _ arguments: SQLiteValue..., row: (SQLiteStatement) throws(SQLiteError) -> T) throws(SQLiteError) -> [T] {
         let statement = try statement(sql)
+        defer { statement.rewind() }
         try statement.bind(arguments)
         var rows: [T] = []
         while try statement.step() { rows.append(try row(statement)) }
@@ -78,6 +80,7 @@ public final class SQLiteConnection {
     /// The first column of the first row, or nil when there is no row.
     public func scalarInt(_ sql: String, _ arguments: SQLiteValue...) throws(SQLiteError) -> Int64? {
         let statement = try statement(sql)
+        defer { statement.rewind() }  // a statement left on a row would hold its read transaction open
         try statement.bind(arguments)
         guard try statement.step() else { return nil }
         return statement.isNull(0) ? nil : statement.int64(0)
@@ -85,6 +88,7 @@ public final class SQLiteConnection {
 
     public func scalarText(_ sql: String, _ arguments: SQLiteValue...) throws(SQLiteError) -> String? {
         let statement = try statement(sql)
+        defer { statement.rewind() }
         try statement.bind(arguments)
         guard try statement.step() else { return nil }
         return statement.text(0)

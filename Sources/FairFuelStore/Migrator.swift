@@ -38,13 +38,23 @@ public struct Migrator: Sendable {
     }
 
     /// Names already applied to `connection`'s database, in the order applied.
-    public func applied(in connection: SQLiteConnection) throws(StoreError) -> [String] {
+    public func applied(in connection: SQLiteConnection, create: Bool = true) throws(StoreError) -> [String] {
         do {
-            try connection.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_order INTEGER NOT NULL)")
+            if create {
+                try connection.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_order INTEGER NOT NULL)")
+            } else if try connection.scalarInt(
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") == 0
+            {
+                throw StoreError.invalid("\(connection.path) is not a fairfuel store (no schema); run a command that writes to it first")
+            }
             return try connection.query("SELECT name FROM schema_migrations ORDER BY applied_order") { $0.text(0) ?? "" }
-        } catch {
+        } catch let error as StoreError {
+            throw error
+        } catch let error as SQLiteError {
             throw .sqlite(error)
+        } catch {
+            throw .invalid("\(error)")
         }
     }
 

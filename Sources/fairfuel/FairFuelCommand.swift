@@ -8,6 +8,13 @@ struct FairFuelCommand: ParsableCommand {
         abstract: "FairFuel: who drove, how far, and who owes what at the pump.",
         subcommands: [
             DecodeCommand.self,
+            NMEACommand.self,
+            ReplayCommand.self,
+            ProvisionCommand.self,
+            VehicleCommand.self,
+            RefuelCommand.self,
+            TripsCommand.self,
+            SplitCommand.self,
             SynthCommand.self,
             VersionCommand.self,
         ])

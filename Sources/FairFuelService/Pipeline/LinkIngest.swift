@@ -1,0 +1,88 @@
+import FairFuelCore
+import FairFuelDomain
+import FairFuelLink
+import FairFuelParsers
+
+/// Turns delivered link frames into domain events: the one path shared by the
+/// live link and capture replays.
+public struct LinkIngest: Sendable {
+    public private(set) var nmea: NMEADecoder
+    private var assembler = GNSSFixAssembler()
+    public private(set) var monitor: DrivingMonitor
+    /// The MCU's last HELLO fields (firmware, board, capabilities), nil before one arrived.
+    public private(set) var firmware: (major: UInt8, minor: UInt8, patch: UInt8, boardID: UInt16, capabilities: MCUCapabilities)?
+    public private(set) var helloCount = 0
+    public private(set) var heartbeatCount: UInt64 = 0
+    public private(set) var lastMCUDropped: UInt16 = 0
+    /// Tag reads whose UID length is impossible for their technology (counted, ignored).
+    public private(set) var rejectedTagCount: UInt64 = 0
+    private var lastIgnition: Bool?
+
+    public init(monitor: DrivingMonitor, nmea: NMEAConfiguration = NMEAConfiguration()) {
+        self.monitor = monitor
+        self.nmea = NMEADecoder(configuration: nmea)
+    }
+
+    /// Whether the MCU reports ignition (from its HELLO).
+    public var hasIgnitionSense: Bool { firmware?.capabilities.contains(.ignitionSense) ?? false }
+
+    /// Handles one delivered frame received at link time `time`.
+    public mutating func handle(_ frame: Frame, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
+        switch frame.message {
+        case let .nmea(report):
+            guard let sentence = nmea.decode(report.sentence) else { return }
+            var merging = assembler  // a local copy: the fix callback mutates the monitor
+            merging.add(sentence) { fix in monitor.handle(.fix(fix, at: time), emit) }
+            assembler = merging
+        case let .bleAdvertisement(report):
+            let identities = BeaconIdentities(address: report.address, addressType: report.addressType, data: report.data)
+            monitor.handle(.advertisement(identities, rssiDBm: report.rssiDBm, at: time), emit)
+        case let .nfcTag(report):
+            guard let identities = try? NFCTagIdentities(technology: report.technology, uid: report.uid, ndef: report.ndef) else {
+                rejectedTagCount += 1
+                return
+            }
+            monitor.handle(.tagRead(identities, at: time), emit)
+        case let .heartbeat(heartbeat):
+            heartbeatCount += 1
+            lastMCUDropped = heartbeat.mcuDropped
+            if hasIgnitionSense { ignition(heartbeat.ignitionOn, at: time, emit) }
+            monitor.handle(.tick(at: time), emit)
+        case let .power(power):
+            ignition(power.ignitionOn, at: time, emit)
+        case let .hello(hello):
+            firmware = (hello.firmwareMajor, hello.firmwareMinor, hello.firmwarePatch, hello.boardID, hello.capabilities)
+            helloCount += 1
+            if helloCount > 1 { monitor.handle(.mcuRestarted(at: time), emit) }
+        case .log, .ack, .unknown, .helloRequest, .bleFilter, .nfcWrite, .feedback, .bootloader:
+            break
+        }
+    }
+
+    /// Time passes without frames (a replay's end, a quiet link): timers are re-evaluated.
+    public mutating func tick(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
+        monitor.handle(.tick(at: time), emit)
+    }
+
+    /// Ends the input: the last epoch's fix and untracked driving are flushed.
+    public mutating func finish(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
+        var merging = assembler
+        merging.flush { fix in monitor.handle(.fix(fix, at: time), emit) }
+        assembler = merging
+        monitor.flushUntracked(emit)
+    }
+
+    public mutating func endSession(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
+        monitor.handle(.endSession(at: time), emit)
+    }
+
+    public mutating func update(directory: DriverDirectory) {
+        monitor.update(directory: directory)
+    }
+
+    private mutating func ignition(_ on: Bool, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
+        guard on != lastIgnition else { return }
+        lastIgnition = on
+        monitor.handle(.ignition(on: on, at: time), emit)
+    }
+}

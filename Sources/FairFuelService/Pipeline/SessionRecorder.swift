@@ -1,0 +1,123 @@
+import FairFuelCore
+import FairFuelDomain
+import FairFuelStore
+
+/// When buffered trip points are written: every `flushIntervalMs` of link time or `flushPoints` points.
+public struct TripPointFlushPolicy: Sendable, Equatable {
+    public var flushIntervalMs: Int64
+    public var flushPoints: Int
+    public init(flushIntervalMs: Int64 = 10_000, flushPoints: Int = 100) {
+        self.flushIntervalMs = flushIntervalMs
+        self.flushPoints = flushPoints
+    }
+}
+
+/// Writes what the domain reports into the store: sessions at once and durably,
+/// trip points in batches from a fixed-capacity buffer.
+public final class SessionRecorder {
+    public let store: TripStore
+    public let run: Int64
+    public let policy: TripPointFlushPolicy
+    private var directory: DriverDirectory
+    private var utc = UTCAnchor()
+    private var openSession: SessionID?
+    private var buffer: [StoredTripPoint]
+    private var lastFlushAt: LinkMilliseconds?
+    /// The first store error met; recording goes on (the session stays in memory) and the service retries.
+    public private(set) var firstError: StoreError?
+    public private(set) var errorCount = 0
+    public private(set) var sessionsStarted = 0
+    public private(set) var sessionsEnded = 0
+    public private(set) var pointsWritten = 0
+    /// Trip points dropped because the buffer was full while the store refused writes.
+    public private(set) var pointsDropped = 0
+
+    public init(store: TripStore, run: Int64, directory: DriverDirectory, policy: TripPointFlushPolicy) {
+        self.store = store
+        self.run = run
+        self.directory = directory
+        self.policy = policy
+        buffer = []
+        buffer.reserveCapacity(policy.flushPoints)
+    }
+
+    public func update(directory: DriverDirectory) { self.directory = directory }
+
+    /// The session being recorded, if any.
+    public var currentSession: SessionID? { openSession }
+
+    public func record(_ output: DomainOutput) {
+        switch output {
+        case let .utcAnchored(offset, _):
+            utc = UTCAnchor(offsetMs: offset)
+            attempt { try store.anchorRun(run, offsetMs: offset) }
+        case let .sessionStarted(driver, at):
+            flush()
+            sessionsStarted += 1
+            let name = directory.name(of: driver) ?? "driver \(driver.rawValue)"
+            var id: SessionID?
+            attempt { id = try store.openSession(driver: driver, driverName: name, run: run, startLinkMs: at.value, startUTCMs: utc.utc(at)?.millisecondsSinceEpoch) }
+            openSession = id
+        case let .tripPoint(point):
+            guard let session = openSession, let stamp = utc.utc(point.at) else { return }
+            if buffer.count >= policy.flushPoints {
+                flush()
+                if buffer.count >= policy.flushPoints {
+                    // The store is refusing writes: keep the newest, fixed buffer, count the loss.
+                    buffer.removeFirst()
+                    pointsDropped += 1
+                }
+            }
+            buffer.append(StoredTripPoint(
+                session: session, utcMs: stamp.millisecondsSinceEpoch, latitude: point.latitude, longitude: point.longitude,
+                speedMetersPerSecond: point.speed.value, distanceMeters: point.distance.value, fuelLiters: point.fuel.value))
+            if lastFlushAt == nil { lastFlushAt = point.at }
+            if buffer.count >= policy.flushPoints || point.at.value - lastFlushAt!.value >= policy.flushIntervalMs {
+                flush()
+                lastFlushAt = point.at
+            }
+        case let .sessionEnded(record):
+            flush()
+            sessionsEnded += 1
+            if let session = openSession {
+                let anchor = utc
+                attempt { try store.closeSession(session, record: record, utc: { anchor.utc($0)?.millisecondsSinceEpoch }) }
+            }
+            openSession = nil
+        case let .untrackedDriving(chunk):
+            guard let from = utc.utc(chunk.from), let to = utc.utc(chunk.to) else { return }
+            attempt {
+                try store.addUntracked(
+                    fromUTCMs: from.millisecondsSinceEpoch, toUTCMs: to.millisecondsSinceEpoch,
+                    distanceMeters: chunk.distance.value, fuelLiters: chunk.fuel.value)
+            }
+        case let .unknownTag(uid, at):
+            attempt { try store.logEvent(kind: "unknown_tag", detail: uid.description, utcMs: utc.utc(at)?.millisecondsSinceEpoch) }
+        case .feedback, .transition:
+            break
+        }
+    }
+
+    /// Writes the buffered trip points.
+    public func flush() {
+        guard !buffer.isEmpty else { return }
+        var written = false
+        attempt {
+            try store.appendTripPoints(buffer)
+            written = true
+        }
+        if written {
+            pointsWritten += buffer.count
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private func attempt(_ body: () throws -> Void) {
+        do {
+            try body()
+        } catch {
+            errorCount += 1
+            if firstError == nil { firstError = error as? StoreError ?? .invalid("\(error)") }
+        }
+    }
+}

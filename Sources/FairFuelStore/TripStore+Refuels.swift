@@ -1,0 +1,203 @@
+import FairFuelCore
+import FairFuelDomain
+import FairFuelSQLite
+
+/// A refuel as entered by the family.
+public struct RefuelInput: Sendable, Equatable {
+    public var atUTCMs: Int64
+    public var liters: Double
+    public var cost: MinorUnits
+    public var fullTank: Bool
+    public var odometerKilometers: Double?
+    public var fuelType: String?
+    public var station: String?
+    public var note: String?
+
+    public init(atUTCMs: Int64, liters: Double, cost: MinorUnits, fullTank: Bool = true, odometerKilometers: Double? = nil,
+                fuelType: String? = nil, station: String? = nil, note: String? = nil) {
+        self.atUTCMs = atUTCMs
+        self.liters = liters
+        self.cost = cost
+        self.fullTank = fullTank
+        self.odometerKilometers = odometerKilometers
+        self.fuelType = fuelType
+        self.station = station
+        self.note = note
+    }
+}
+
+/// A stored refuel with the split of its bill.
+public struct RefuelSplit: Sendable, Equatable {
+    public var id: Int64
+    public var refuel: RefuelInput
+    public var shares: [Share]
+
+    public struct Share: Sendable, Equatable {
+        /// nil: untracked driving.
+        public var driver: DriverID?
+        public var driverName: String?
+        public var fuelLiters: Double
+        public var cost: MinorUnits
+    }
+}
+
+extension TripStore {
+    /// Stores a refuel and recomputes every split; nonsense is refused and nothing changes.
+    @discardableResult
+    public func addRefuel(_ refuel: RefuelInput) throws(StoreError) -> Int64 {
+        let vehicle = try vehicle()
+        guard refuel.liters.isFinite, refuel.liters > 0 else { throw .invalid("litres must be more than 0") }
+        guard refuel.liters <= vehicle.tankLiters * 1.05 else {
+            throw .invalid("\(refuel.liters) L is more than the \(vehicle.tankLiters) L tank")
+        }
+        guard refuel.cost.value >= 0 else { throw .invalid("the cost cannot be negative") }
+        if try wrap({ () throws(SQLiteError) in
+            try connection.scalarInt("SELECT id FROM refuels WHERE at_utc_ms = ?", .integer(refuel.atUTCMs))
+        }) != nil {
+            throw .invalid("a refuel at that moment is already recorded")
+        }
+        return try write(durable: true) {
+            try connection.run(
+                """
+                INSERT INTO refuels (at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                .integer(refuel.atUTCMs), .real(refuel.liters), .integer(refuel.cost.value), .int(refuel.fullTank ? 1 : 0),
+                .optional(refuel.odometerKilometers), .optional(refuel.fuelType), .optional(refuel.station), .optional(refuel.note))
+            let id = connection.lastInsertRowID
+            try recomputeSplitsInTransaction(policy: vehicle.untrackedPolicy)
+            return id
+        }
+    }
+
+    /// Removes a refuel; the splits follow.
+    public func removeRefuel(id: Int64) throws(StoreError) {
+        let policy = try vehicle().untrackedPolicy
+        try write(durable: true) {
+            try connection.run("DELETE FROM refuels WHERE id = ?", .integer(id))
+            guard connection.changes == 1 else { throw StoreError.notFound("no refuel with id \(id)") }
+            try recomputeSplitsInTransaction(policy: policy)
+        }
+    }
+
+    public func refuels() throws(StoreError) -> [(id: Int64, refuel: RefuelInput)] {
+        try wrap { () throws(SQLiteError) in
+            try connection.query(
+                "SELECT id, at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note FROM refuels ORDER BY at_utc_ms"
+            ) { row in
+                (row.int64(0), RefuelInput(
+                    atUTCMs: row.int64(1), liters: row.double(2), cost: MinorUnits(row.int64(3)), fullTank: row.int(4) == 1,
+                    odometerKilometers: row.optionalDouble(5), fuelType: row.text(6), station: row.text(7), note: row.text(8)))
+            }
+        }
+    }
+
+    /// Every refuel in time order with its shares.
+    public func splits() throws(StoreError) -> [RefuelSplit] {
+        let all = try refuels()
+        return try wrap { () throws(SQLiteError) in
+            try all.map { (id, refuel) throws(SQLiteError) in
+                let shares = try connection.query(
+                    "SELECT driver_id, driver_name, fuel_l, cost_minor FROM refuel_shares WHERE refuel_id = ? ORDER BY driver_id IS NULL, driver_id",
+                    .integer(id)
+                ) { row in
+                    RefuelSplit.Share(
+                        driver: row.optionalInt64(0).map(DriverID.init), driverName: row.text(1), fuelLiters: row.double(2),
+                        cost: MinorUnits(row.int64(3)))
+                }
+                return RefuelSplit(id: id, refuel: refuel, shares: shares)
+            }
+        }
+    }
+
+    /// Recomputes every refuel's shares: each covers the fuel since the previous refuel
+    /// (the first, everything before it), cutting sessions at the refuel's moment.
+    public func recomputeSplits() throws(StoreError) {
+        let policy = try vehicle().untrackedPolicy
+        try write { try recomputeSplitsInTransaction(policy: policy) }
+    }
+
+    func recomputeSplitsInTransaction(policy: UntrackedPolicy) throws {
+        try connection.run("DELETE FROM refuel_shares")
+        let all = try connection.query("SELECT id, at_utc_ms, cost_minor FROM refuels ORDER BY at_utc_ms") {
+            ($0.int64(0), $0.int64(1), $0.int64(2))
+        }
+        let traces = try fuelTraces()
+        let untracked = try connection.query("SELECT from_utc_ms, to_utc_ms, fuel_l FROM untracked_driving") {
+            ($0.int64(0), $0.int64(1), $0.double(2))
+        }
+        var previous = Int64.min
+        for (id, at, cost) in all {
+            var fuelByDriver: [DriverID: (name: String, liters: Double)] = [:]
+            for trace in traces {
+                let liters = trace.fuel(from: previous, to: at)
+                guard liters > 0 else { continue }
+                fuelByDriver[trace.driver, default: (trace.driverName, 0)].liters += liters
+            }
+            var untrackedLiters = 0.0
+            for (from, to, liters) in untracked {
+                untrackedLiters += FuelTrace.overlap(from: from, to: to, liters: liters, windowFrom: previous, windowTo: at)
+            }
+            var shares = fuelByDriver.map { FuelShare(driver: $0.key, fuel: Liters($0.value.liters)) }
+            if untrackedLiters > 0 { shares.append(FuelShare(driver: nil, fuel: Liters(untrackedLiters))) }
+            for share in CostSplitter.split(bill: MinorUnits(cost), fuel: shares, untracked: policy) {
+                try connection.run(
+                    "INSERT INTO refuel_shares (refuel_id, driver_id, driver_name, fuel_l, cost_minor) VALUES (?, ?, ?, ?, ?)",
+                    .integer(id), .optional(share.driver?.rawValue), .optional(share.driver.flatMap { fuelByDriver[$0]?.name }),
+                    .real(share.fuel.value), .integer(share.cost.value))
+            }
+            previous = at
+        }
+    }
+
+    /// Each session's fuel as a running total over UTC time.
+    func fuelTraces() throws -> [FuelTrace] {
+        let sessions = try connection.query(
+            "SELECT id, driver_id, driver_name, start_utc_ms, COALESCE(end_utc_ms, last_utc_ms), fuel_l FROM sessions WHERE driver_id IS NOT NULL AND start_utc_ms IS NOT NULL"
+        ) { ($0.int64(0), DriverID($0.int64(1)), $0.text(2) ?? "", $0.int64(3), $0.optionalInt64(4), $0.double(5)) }
+        return try sessions.map { (id, driver, name, start, end, fuel) in
+            var points: [(Int64, Double)] = [(start, 0)]
+            points += try connection.query(
+                "SELECT t_utc_ms, fuel_l FROM trip_points WHERE session_id = ? ORDER BY t_utc_ms", .integer(id)
+            ) { ($0.int64(0), $0.double(1)) }
+            if let end, end >= (points.last?.0 ?? start) { points.append((end, max(fuel, points.last?.1 ?? 0))) }
+            return FuelTrace(driver: driver, driverName: name, points: points)
+        }
+    }
+}
+
+/// A session's cumulative fuel over time, for cutting it at a refuel.
+struct FuelTrace {
+    var driver: DriverID
+    var driverName: String
+    /// (UTC ms, litres so far), ascending in time.
+    var points: [(Int64, Double)]
+
+    /// Litres at `time`, interpolating between points.
+    func fuel(at time: Int64) -> Double {
+        guard let first = points.first, let last = points.last else { return 0 }
+        if time <= first.0 { return first.1 }
+        if time >= last.0 { return last.1 }
+        var low = 0
+        var high = points.count - 1
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if points[middle].0 <= time { low = middle } else { high = middle }
+        }
+        let (t0, f0) = points[low]
+        let (t1, f1) = points[high]
+        return t1 == t0 ? f1 : f0 + (f1 - f0) * Double(time - t0) / Double(t1 - t0)
+    }
+
+    /// Litres burnt in (from, to].
+    func fuel(from: Int64, to: Int64) -> Double { max(0, fuel(at: to) - fuel(at: from)) }
+
+    /// The part of `liters` spread evenly over [from, to] that falls in (windowFrom, windowTo].
+    static func overlap(from: Int64, to: Int64, liters: Double, windowFrom: Int64, windowTo: Int64) -> Double {
+        if to <= from { return (to > windowFrom && to <= windowTo) ? liters : 0 }
+        let start = max(from, windowFrom)
+        let end = min(to, windowTo)
+        guard end > start else { return 0 }
+        return liters * Double(end - start) / Double(to - from)
+    }
+}

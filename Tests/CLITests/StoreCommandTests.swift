@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The store commands end to end through the real executable and a real SQLite file.
+@Suite struct StoreCommandTests {
+    static func temporaryDB() -> String {
+        let directory = NSTemporaryDirectory() + "fairfuel-cli-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory + "/fairfuel.db"
+    }
+
+    static func run(_ arguments: [String]) throws -> CommandResult { try FairFuelExecutable.run(arguments) }
+
+    static func jsonArray(_ text: String) throws -> [[String: Any]] {
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [[String: Any]]
+    }
+
+    @Test func replayOfTheSampleGivesATripAndASplit() throws {
+        let db = Self.temporaryDB()
+        let add = try Self.run(["provision", "driver", "add", "Alice", "--tag", "fairfuel://driver/3F2A1B4C-5D6E-4F70-8192-A3B4C5D6E7F8",
+                                "--beacon", "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:0:0", "--db", db])
+        #expect(add.exitCode == 0, "\(add.standardError)")
+        let replay = try Self.run(["replay", PackagePaths.root + "/samples/drive-20s.ffcap", "--db", db])
+        #expect(replay.exitCode == 0, "\(replay.standardError)")
+        #expect(replay.standardOutput.contains("1 session(s) started"))
+
+        let trips = try Self.jsonArray(try Self.run(["trips", "--json", "--db", db]).standardOutput)
+        #expect(trips.count == 1)
+        let trip = try #require(trips.first)
+        for key in ["id", "driver", "start_utc", "end_utc", "end_reason", "distance_km", "duration_s", "idle_s", "harsh_accel", "harsh_brake", "max_speed_kmh", "fuel_l"] {
+            #expect(trip.keys.contains(key), "trips JSON lacks \(key)")
+        }
+        #expect(trip["driver"] as? String == "Alice")
+        #expect((trip["start_utc"] as? String)?.hasPrefix("2026-11-20T08:00:0") == true)
+        #expect(((trip["distance_km"] as? Double) ?? 0) > 0.1)
+
+        let refuel = try Self.run(["refuel", "--at", "2026-11-20T09:00:00Z", "--liters", "40", "--cost", "72.50", "--db", db])
+        #expect(refuel.exitCode == 0, "\(refuel.standardError)")
+        let splits = try Self.jsonArray(try Self.run(["split", "--json", "--db", db]).standardOutput)
+        #expect(splits.count == 1)
+        let split = try #require(splits.first)
+        #expect(split["at_utc"] as? String == "2026-11-20T09:00:00.000Z")
+        #expect(split["cost_cents"] as? Int == 7250)
+        let shares = try #require(split["shares"] as? [[String: Any]])
+        #expect(shares.reduce(0) { $0 + ($1["cost_cents"] as! Int) } == 7250)
+        #expect(shares.contains { $0["driver"] as? String == "Alice" })
+        for share in shares { #expect(share.keys.contains("fuel_l")) }
+    }
+
+    @Test func badArgumentsFailClearlyAndChangeNothing() throws {
+        let db = Self.temporaryDB()
+        #expect(try Self.run(["provision", "driver", "add", "Alice", "--tag", "04a22b7a", "--db", db]).exitCode == 0)
+        let cases: [([String], String)] = [
+            (["provision", "driver", "add", "Bob", "--tag", "04a22b", "--db", db], "tag '04a22b'"),
+            (["provision", "driver", "add", "Bob", "--beacon", "ibeacon:nope:1:2", "--db", db], "beacon 'ibeacon:nope:1:2'"),
+            (["provision", "driver", "add", "Bob", "--beacon", "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:70000:1", "--db", db], "beacon"),
+            (["provision", "driver", "add", "Bob", "--tag", "04A22B7A", "--db", db], "already bound to Alice"),
+            (["provision", "driver", "add", "alice", "--db", db], "already exists"),
+            (["vehicle", "set", "--l-per-100km", "0", "--db", db], "--l-per-100km must be 1 to 40"),
+            (["vehicle", "set", "--fuel", "hydrogen", "--db", db], "--fuel must be petrol, diesel or lpg"),
+            (["refuel", "--at", "yesterday", "--liters", "40", "--cost", "70", "--db", db], "not an ISO 8601 date-time"),
+            (["refuel", "--at", "2026-11-20T09:00Z", "--liters", "40", "--cost", "70.999", "--db", db], "more than 2 decimals"),
+            (["refuel", "--at", "2026-11-20T09:00Z", "--liters", "400", "--cost", "70", "--db", db], "more than the 55.0 L tank"),
+            (["refuel", "--at", "2026-11-20T09:00Z", "--liters=-3", "--cost", "70", "--db", db], "--liters must be more than 0"),
+            (["replay", "/no/such.ffcap", "--db", db], "cannot open /no/such.ffcap"),
+        ]
+        for (arguments, message) in cases {
+            let result = try Self.run(arguments)
+            #expect(result.exitCode != 0, "\(arguments) should fail")
+            #expect(result.standardError.contains(message), "\(arguments): \(result.standardError)")
+        }
+        let list = try Self.run(["provision", "driver", "list", "--db", db])
+        #expect(list.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("\t") }.count == 1)
+        let vehicle = try Self.run(["vehicle", "show", "--db", db])
+        #expect(vehicle.standardOutput.contains("rated 6.5 L/100 km"))
+        #expect(try Self.jsonArray(try Self.run(["split", "--json", "--db", db]).standardOutput).isEmpty)
+    }
+
+    @Test func vehicleSetChangesOnlyWhatItNames() throws {
+        let db = Self.temporaryDB()
+        #expect(try Self.run(["vehicle", "set", "--name", "Zoe", "--l-per-100km", "5.2", "--mass-kg", "1250", "--idle-l-per-h", "0.6", "--db", db]).exitCode == 0)
+        #expect(try Self.run(["vehicle", "set", "--currency", "usd", "--db", db]).exitCode == 0)
+        let shown = try Self.run(["vehicle", "show", "--db", db]).standardOutput
+        #expect(shown.contains("name Zoe"))
+        #expect(shown.contains("rated 5.2 L/100 km"))
+        #expect(shown.contains("mass 1250.0 kg"))
+        #expect(shown.contains("idle 0.6 L/h"))
+        #expect(shown.contains("currency USD"))
+    }
+}

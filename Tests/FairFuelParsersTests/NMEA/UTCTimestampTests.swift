@@ -1,0 +1,94 @@
+import FairFuelParsers
+import Foundation
+import Testing
+
+extension NMEATests {
+    @Suite struct UTCTimestampTests {
+        @Test func iso8601() {
+            let instant = UTCTimestamp(date: day(2026, 11, 20), time: tod(8, 0, 1))
+            #expect(instant.iso8601 == "2026-11-20T08:00:01.000Z")
+            #expect(UTCTimestamp(millisecondsSinceEpoch: 0).iso8601 == "1970-01-01T00:00:00.000Z")
+            #expect(UTCTimestamp(millisecondsSinceEpoch: -1).iso8601 == "1969-12-31T23:59:59.999Z")
+            #expect(UTCTimestamp(date: day(2000, 2, 29), time: tod(23, 59, 59, 987)).iso8601 == "2000-02-29T23:59:59.987Z")
+        }
+
+        @Test func knownDays() {
+            #expect(day(1970, 1, 1).daysSinceEpoch == 0)
+            #expect(day(2000, 3, 1).daysSinceEpoch == 11_017)
+            #expect(day(1969, 12, 31).daysSinceEpoch == -1)
+            #expect(UTCDate(daysSinceEpoch: 20_412) == day(2025, 11, 20))
+        }
+
+        @Test func civilRoundTripAgainstFoundation() {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            for days in stride(from: Int64(-800_000), through: 800_000, by: 997) {
+                let date = UTCDate(daysSinceEpoch: days)
+                #expect(date.daysSinceEpoch == days)
+                if (1600...9999).contains(date.year) {  // Foundation is Julian before 1582
+                    let reference = calendar.dateComponents(
+                        [.year, .month, .day], from: Date(timeIntervalSince1970: Double(days) * 86_400))
+                    #expect(reference.year == date.year && reference.month == date.month && reference.day == date.day)
+                }
+            }
+        }
+
+        @Test func isoMatchesFoundationFormatter() {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            var generator = SplitMix(seed: 7)
+            for _ in 0..<2000 {
+                let milliseconds = Int64(generator.next() % 4_102_444_800_000)  // 1970...2100
+                let ours = UTCTimestamp(millisecondsSinceEpoch: milliseconds).iso8601
+                let theirs = formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+                #expect(ours == theirs)
+            }
+        }
+
+        @Test func invalidDaysAreRefused() {
+            #expect(UTCDate(year: 2024, month: 2, day: 29) != nil)
+            #expect(UTCDate(year: 2100, month: 2, day: 29) == nil)
+            #expect(UTCDate(year: 2023, month: 4, day: 31) == nil)
+            #expect(UTCDate(year: 2023, month: 0, day: 1) == nil)
+        }
+
+        @Test(arguments: [(80, 1980), (99, 1999), (0, 2000), (26, 2026), (79, 2079)])
+        func twoDigitYearPivot(twoDigit: Int, year: Int) throws {
+            #expect(UTCDate.year(twoDigit: twoDigit) == year)
+            let text = String(format: "010%d%02d", 1, twoDigit)
+            let rmc = try #require(NMEAParser().parse(nmea("GPRMC,000000,A,0000.000,N,00000.000,E,0,0,\(text)")).rmc)
+            #expect(rmc.date?.year == year)
+        }
+
+        @Test(arguments: [
+            ("123519", 45_319_000), ("123519.", 45_319_000), ("123519.5", 45_319_500),
+            ("123519.12", 45_319_120), ("123519.123", 45_319_123), ("123519.1234", 45_319_123),
+            ("123519.1235", 45_319_124), ("123519.9996", 45_320_000), ("235960", 86_400_000),
+            ("235959.9999", 86_400_000),
+        ])
+        func fractionalSecondsKeepMilliseconds(field: String, milliseconds: Int) throws {
+            let gll = try #require(NMEAParser().parse(nmea("GPGLL,,,,,\(field),V")).gll)
+            #expect(gll.time?.milliseconds == Int32(milliseconds), "\(field)")
+        }
+
+        @Test func timeOfDayParts() {
+            let time = tod(23, 59, 60, 250)
+            #expect(time.hour == 23 && time.minute == 59 && time.second == 60 && time.millisecond == 250)
+            #expect(tod(8, 0, 1, 5).description == "08:00:01.005")
+            #expect(UTCTimeOfDay(hour: 24, minute: 0, second: 0) == nil)
+        }
+    }
+}
+
+/// SplitMix64, for tests that must replay.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
