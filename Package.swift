@@ -34,6 +34,9 @@ let package = Package(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
 
+        // POSIX calls Swift's Glibc module hides (posix_openpt and friends).
+        .target(name: "CPosixShims"),
+
         .target(name: "FairFuelCore"),
         .target(name: "FairFuelLink", dependencies: ["FairFuelCore"]),
         .target(name: "FairFuelParsers", dependencies: ["FairFuelCore"]),
@@ -45,7 +48,7 @@ let package = Package(
             dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite"]),
         .target(
             name: "FairFuelEdges",
-            dependencies: ["FairFuelCore", "FairFuelLink", "CSerialPort", "CGPS"]),
+            dependencies: ["FairFuelCore", "FairFuelLink", "CSerialPort", "CGPS", "CPosixShims"]),
         // Synthetic MCU traffic and (later) the virtual MCU: for `fairfuel sim`, tests and benchmarks.
         .target(name: "FairFuelSimulation", dependencies: ["FairFuelCore", "FairFuelLink"]),
         .target(

@@ -1,0 +1,9 @@
+#ifndef FAIRFUEL_POSIX_SHIMS_H
+#define FAIRFUEL_POSIX_SHIMS_H
+#include <stddef.h>
+
+/// Opens a pseudo-terminal controller (posix_openpt + grantpt + unlockpt) and
+/// writes the device path into `path`. Returns the descriptor, or -1 with errno.
+int fairfuel_open_pty(char *path, size_t path_size);
+
+#endif
