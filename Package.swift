@@ -70,9 +70,7 @@ let package = Package(
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelSimulation", "FairFuelParsers", "FairFuelDomain"],
             path: "Tests/TestSupport"),
         .testTarget(name: "FairFuelCoreTests", dependencies: ["FairFuelCore", "TestSupport"]),
-        .testTarget(
-            name: "FairFuelLinkTests", dependencies: ["FairFuelLink", "TestSupport"],
-            resources: [.copy("Fixtures")]),
+        .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelLink", "TestSupport"]),
         .testTarget(
             name: "FairFuelParsersTests", dependencies: ["FairFuelParsers", "TestSupport"],
             resources: [.copy("Fixtures")]),

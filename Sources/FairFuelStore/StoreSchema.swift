@@ -122,5 +122,14 @@ enum StoreSchema {
                 started_note TEXT
             );
             """),
+            // Calibration needs the uncalibrated model litres of each period: record the scale
+        // in force when fuel was estimated, and what calibration made of each period.
+        Migration("2026-11-21-calibration-detail", """
+            ALTER TABLE sessions ADD COLUMN fuel_scale REAL NOT NULL DEFAULT 1.0;
+            ALTER TABLE untracked_driving ADD COLUMN fuel_scale REAL NOT NULL DEFAULT 1.0;
+            ALTER TABLE calibrations ADD COLUMN distance_m REAL NOT NULL DEFAULT 0;
+            ALTER TABLE calibrations ADD COLUMN ratio REAL;
+            ALTER TABLE calibrations ADD COLUMN outcome TEXT NOT NULL DEFAULT 'accepted';
+            """),
     ]
 }

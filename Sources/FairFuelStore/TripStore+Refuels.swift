@@ -66,6 +66,7 @@ extension TripStore {
                 .optional(refuel.odometerKilometers), .optional(refuel.fuelType), .optional(refuel.station), .optional(refuel.note))
             let id = connection.lastInsertRowID
             try recomputeSplitsInTransaction(policy: vehicle.untrackedPolicy)
+            try recomputeCalibrationInTransaction()
             return id
         }
     }
@@ -77,6 +78,7 @@ extension TripStore {
             try connection.run("DELETE FROM refuels WHERE id = ?", .integer(id))
             guard connection.changes == 1 else { throw StoreError.notFound("no refuel with id \(id)") }
             try recomputeSplitsInTransaction(policy: policy)
+            try recomputeCalibrationInTransaction()
         }
     }
 
@@ -153,15 +155,25 @@ extension TripStore {
     /// Each session's fuel as a running total over UTC time.
     func fuelTraces() throws -> [FuelTrace] {
         let sessions = try connection.query(
-            "SELECT id, driver_id, driver_name, start_utc_ms, COALESCE(end_utc_ms, last_utc_ms), fuel_l FROM sessions WHERE driver_id IS NOT NULL AND start_utc_ms IS NOT NULL"
-        ) { ($0.int64(0), DriverID($0.int64(1)), $0.text(2) ?? "", $0.int64(3), $0.optionalInt64(4), $0.double(5)) }
-        return try sessions.map { (id, driver, name, start, end, fuel) in
+            """
+            SELECT id, driver_id, driver_name, start_utc_ms, COALESCE(end_utc_ms, last_utc_ms), fuel_l, distance_m, fuel_scale
+            FROM sessions WHERE driver_id IS NOT NULL AND start_utc_ms IS NOT NULL
+            """
+        ) { ($0.int64(0), DriverID($0.int64(1)), $0.text(2) ?? "", $0.int64(3), $0.optionalInt64(4), $0.double(5), $0.double(6), $0.double(7)) }
+        return try sessions.map { (id, driver, name, start, end, fuel, distance, scale) in
             var points: [(Int64, Double)] = [(start, 0)]
-            points += try connection.query(
-                "SELECT t_utc_ms, fuel_l FROM trip_points WHERE session_id = ? ORDER BY t_utc_ms", .integer(id)
-            ) { ($0.int64(0), $0.double(1)) }
-            if let end, end >= (points.last?.0 ?? start) { points.append((end, max(fuel, points.last?.1 ?? 0))) }
-            return FuelTrace(driver: driver, driverName: name, points: points)
+            var distances: [Double] = [0]
+            for (t, f, d) in try connection.query(
+                "SELECT t_utc_ms, fuel_l, distance_m FROM trip_points WHERE session_id = ? ORDER BY t_utc_ms", .integer(id)
+            ) { ($0.int64(0), $0.double(1), $0.double(2)) } {
+                points.append((t, f))
+                distances.append(d)
+            }
+            if let end, end >= (points.last?.0 ?? start) {
+                points.append((end, max(fuel, points.last?.1 ?? 0)))
+                distances.append(max(distance, distances.last ?? 0))
+            }
+            return FuelTrace(driver: driver, driverName: name, points: points, distances: distances, fuelScale: scale)
         }
     }
 }
@@ -172,21 +184,37 @@ struct FuelTrace {
     var driverName: String
     /// (UTC ms, litres so far), ascending in time.
     var points: [(Int64, Double)]
+    /// Metres so far at each point.
+    var distances: [Double] = []
+    /// The calibration factor the litres were estimated with.
+    var fuelScale: Double = 1
 
     /// Litres at `time`, interpolating between points.
-    func fuel(at time: Int64) -> Double {
+    func fuel(at time: Int64) -> Double { interpolate(at: time) { points[$0].1 } }
+
+    /// Metres at `time`, interpolating between points.
+    func distance(at time: Int64) -> Double {
+        distances.count == points.count ? interpolate(at: time) { distances[$0] } : 0
+    }
+
+    /// Metres driven in (from, to].
+    func distance(from: Int64, to: Int64) -> Double { max(0, distance(at: to) - distance(at: from)) }
+
+    private func interpolate(at time: Int64, _ value: (Int) -> Double) -> Double {
         guard let first = points.first, let last = points.last else { return 0 }
-        if time <= first.0 { return first.1 }
-        if time >= last.0 { return last.1 }
+        if time <= first.0 { return value(0) }
+        if time >= last.0 { return value(points.count - 1) }
         var low = 0
         var high = points.count - 1
         while high - low > 1 {
             let middle = (low + high) / 2
             if points[middle].0 <= time { low = middle } else { high = middle }
         }
-        let (t0, f0) = points[low]
-        let (t1, f1) = points[high]
-        return t1 == t0 ? f1 : f0 + (f1 - f0) * Double(time - t0) / Double(t1 - t0)
+        let t0 = points[low].0
+        let t1 = points[high].0
+        let v0 = value(low)
+        let v1 = value(high)
+        return t1 == t0 ? v1 : v0 + (v1 - v0) * Double(time - t0) / Double(t1 - t0)
     }
 
     /// Litres burnt in (from, to].

@@ -54,15 +54,16 @@ extension TripStore {
     }
 
     /// Records a session start at once, synced to disk.
-    public func openSession(driver: DriverID, driverName: String, run: Int64, startLinkMs: Int64, startUTCMs: Int64?) throws(StoreError) -> SessionID {
+    /// `fuelScale` is the calibration factor its fuel is estimated with.
+    public func openSession(driver: DriverID, driverName: String, run: Int64, startLinkMs: Int64, startUTCMs: Int64?, fuelScale: Double = 1) throws(StoreError) -> SessionID {
         try write(durable: true) {
             try connection.run(
                 """
-                INSERT INTO sessions (driver_id, driver_name, run_id, start_link_ms, start_utc_ms, last_utc_ms)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO sessions (driver_id, driver_name, run_id, start_link_ms, start_utc_ms, last_utc_ms, fuel_scale)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
                 .integer(driver.rawValue), .text(driverName), .integer(run), .integer(startLinkMs),
-                .optional(startUTCMs), .optional(startUTCMs))
+                .optional(startUTCMs), .optional(startUTCMs), .real(fuelScale))
             return SessionID(connection.lastInsertRowID)
         }
     }
@@ -151,11 +152,11 @@ extension TripStore {
         }
     }
 
-    public func addUntracked(fromUTCMs: Int64, toUTCMs: Int64, distanceMeters: Double, fuelLiters: Double) throws(StoreError) {
+    public func addUntracked(fromUTCMs: Int64, toUTCMs: Int64, distanceMeters: Double, fuelLiters: Double, fuelScale: Double = 1) throws(StoreError) {
         try write {
             try connection.run(
-                "INSERT INTO untracked_driving (from_utc_ms, to_utc_ms, distance_m, fuel_l) VALUES (?, ?, ?, ?)",
-                .integer(fromUTCMs), .integer(toUTCMs), .real(distanceMeters), .real(fuelLiters))
+                "INSERT INTO untracked_driving (from_utc_ms, to_utc_ms, distance_m, fuel_l, fuel_scale) VALUES (?, ?, ?, ?, ?)",
+                .integer(fromUTCMs), .integer(toUTCMs), .real(distanceMeters), .real(fuelLiters), .real(fuelScale))
         }
     }
 

@@ -19,7 +19,7 @@ func temporaryStorePath(_ name: String = "store") -> String {
         let store = try TripStore(path: path)
         #expect(try store.vehicle().ratedLitersPer100km == 6.5)
         let applied = try Migrator([]).applied(in: store.connection)
-        #expect(applied == ["2026-11-21-initial"])
+        #expect(applied == ["2026-11-21-initial", "2026-11-21-calibration-detail"])
         let again = try TripStore(path: path)
         #expect(try again.vehicle().name == "Family car")
         #expect(try again.connection.scalarText("PRAGMA journal_mode") == "wal")
@@ -86,7 +86,7 @@ func temporaryStorePath(_ name: String = "store") -> String {
     static let t0: Int64 = 1_795_000_000_000  // November 2026
 
     /// A closed session from `start` to `end` hours after t0 burning `liters` evenly (points every 6 minutes).
-    static func session(_ store: TripStore, driver: DriverID, name: String, start: Double, end: Double, liters: Double) throws {
+    static func session(_ store: TripStore, driver: DriverID, name: String, start: Double, end: Double, liters: Double, meters: Double = 1000) throws {
         let startMs = t0 + Int64(start * Double(hour))
         let endMs = t0 + Int64(end * Double(hour))
         let run = try store.beginRun(note: "test")
@@ -95,12 +95,13 @@ func temporaryStorePath(_ name: String = "store") -> String {
         var t = startMs
         while t <= endMs {
             let fraction = Double(t - startMs) / Double(endMs - startMs)
-            points.append(StoredTripPoint(session: id, utcMs: t, latitude: 48, longitude: 2, speedMetersPerSecond: 10, distanceMeters: fraction * 1000, fuelLiters: fraction * liters))
+            points.append(StoredTripPoint(session: id, utcMs: t, latitude: 48, longitude: 2, speedMetersPerSecond: 10, distanceMeters: fraction * meters, fuelLiters: fraction * liters))
             t += hour / 10
         }
         try store.appendTripPoints(points)
         var metrics = TripMetrics()
         metrics.fuel = Liters(liters)
+        metrics.distance = Meters(meters)
         let record = SessionRecord(driver: driver, startedAt: LinkMilliseconds(0), endedAt: LinkMilliseconds(endMs - startMs), reason: .departed, stoppedAt: nil, driverLeftAt: nil, metrics: metrics)
         try store.closeSession(id, record: record, utc: { startMs + $0.value })
     }
@@ -202,5 +203,33 @@ func temporaryStorePath(_ name: String = "store") -> String {
         #expect(try store.sessions().first?.startUTCMs == nil)
         try store.anchorRun(run, offsetMs: Self.t0)
         #expect(try store.sessions().first?.startUTCMs == Self.t0 + 5_000)
+    }
+}
+
+@Suite struct TripStoreCalibrationTests {
+    @Test func fullToFullRefuelsCalibrateTheFuelScale() throws {
+        let store = try TripStore(path: temporaryStorePath())
+        let alice = try store.addDriver(name: "Alice", tags: [], beacons: [])
+        let t0 = TripStoreSplitTests.t0, hour = TripStoreSplitTests.hour
+        try store.addRefuel(RefuelInput(atUTCMs: t0 - hour, liters: 20, cost: MinorUnits(3_000)))
+        // 160 km estimated at 12 L (scale 1); the pump then says 15 L (partial 5 + full 10).
+        for day in 0..<4 {
+            let start = Double(day * 24)
+            try TripStoreSplitTests.session(store, driver: alice, name: "Alice", start: start, end: start + 1, liters: 3, meters: 40_000)
+        }
+        try store.addRefuel(RefuelInput(atUTCMs: t0 + 50 * hour, liters: 5, cost: MinorUnits(900), fullTank: false))
+        try store.addRefuel(RefuelInput(atUTCMs: t0 + 100 * hour, liters: 10, cost: MinorUnits(1_800)))
+        let history = try store.calibrationHistory()
+        #expect(history.count == 1)
+        #expect(history[0].outcome == .accepted)
+        #expect(abs(history[0].trueLiters.value - 15) < 1e-9)
+        #expect(abs(history[0].modelLiters.value - 12) < 0.01)
+        #expect(abs(history[0].distance.value - 160_000) < 1)
+        let scale = try store.vehicle().fuelScale
+        #expect(scale > 1.05 && scale <= 1.25, "scale \(scale)")
+        // Removing the refuel forgets what it taught.
+        try store.removeRefuel(id: try store.refuels().last!.id)
+        #expect(try store.calibrationHistory().isEmpty)
+        #expect(try store.vehicle().fuelScale == 1)
     }
 }

@@ -36,7 +36,7 @@ public struct Replay {
         let vehicle = try store.vehicle()
         let monitor = DrivingMonitor(configuration: configuration, directory: directory, fuel: try FuelSetup.estimator(for: vehicle))
         var ingest = LinkIngest(monitor: monitor)
-        let recorder = SessionRecorder(store: store, run: run, directory: directory, policy: flushPolicy)
+        let recorder = SessionRecorder(store: store, run: run, directory: directory, policy: flushPolicy, fuelScale: vehicle.fuelScale)
         var lastTime: UInt64 = 0
         let counters = try CaptureReading(path: capturePath, direction: .rx).run { timeMs, output in
             lastTime = timeMs

@@ -18,6 +18,8 @@ public final class SessionRecorder {
     public let store: TripStore
     public let run: Int64
     public let policy: TripPointFlushPolicy
+    /// The calibration factor the domain's fuel is estimated with.
+    public let fuelScale: Double
     private var directory: DriverDirectory
     private var utc = UTCAnchor()
     private var openSession: SessionID?
@@ -32,7 +34,8 @@ public final class SessionRecorder {
     /// Trip points dropped because the buffer was full while the store refused writes.
     public private(set) var pointsDropped = 0
 
-    public init(store: TripStore, run: Int64, directory: DriverDirectory, policy: TripPointFlushPolicy) {
+    public init(store: TripStore, run: Int64, directory: DriverDirectory, policy: TripPointFlushPolicy, fuelScale: Double = 1) {
+        self.fuelScale = fuelScale
         self.store = store
         self.run = run
         self.directory = directory
@@ -56,7 +59,7 @@ public final class SessionRecorder {
             sessionsStarted += 1
             let name = directory.name(of: driver) ?? "driver \(driver.rawValue)"
             var id: SessionID?
-            attempt { id = try store.openSession(driver: driver, driverName: name, run: run, startLinkMs: at.value, startUTCMs: utc.utc(at)?.millisecondsSinceEpoch) }
+            attempt { id = try store.openSession(driver: driver, driverName: name, run: run, startLinkMs: at.value, startUTCMs: utc.utc(at)?.millisecondsSinceEpoch, fuelScale: fuelScale) }
             openSession = id
         case let .tripPoint(point):
             guard let session = openSession, let stamp = utc.utc(point.at) else { return }
@@ -89,7 +92,7 @@ public final class SessionRecorder {
             attempt {
                 try store.addUntracked(
                     fromUTCMs: from.millisecondsSinceEpoch, toUTCMs: to.millisecondsSinceEpoch,
-                    distanceMeters: chunk.distance.value, fuelLiters: chunk.fuel.value)
+                    distanceMeters: chunk.distance.value, fuelLiters: chunk.fuel.value, fuelScale: fuelScale)
             }
         case let .unknownTag(uid, at):
             attempt { try store.logEvent(kind: "unknown_tag", detail: uid.description, utcMs: utc.utc(at)?.millisecondsSinceEpoch) }
