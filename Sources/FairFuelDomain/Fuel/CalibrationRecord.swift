@@ -24,7 +24,9 @@ public struct CalibrationRecord: Sendable, Equatable {
     /// The calibration factor after this record.
     public var factorAfter: Double
 
-    public init(trueLiters: Liters, modelLiters: Liters, distance: Meters, ratio: Double?, outcome: Outcome, factorAfter: Double) {
+    public init(
+        trueLiters: Liters, modelLiters: Liters, distance: Meters, ratio: Double?, outcome: Outcome, factorAfter: Double
+    ) {
         self.trueLiters = trueLiters
         self.modelLiters = modelLiters
         self.distance = distance

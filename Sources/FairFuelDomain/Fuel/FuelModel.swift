@@ -87,7 +87,8 @@ public struct FuelModel: Sendable, Equatable {
         var estimator = FuelEstimator(model: self, coldStartFraction: 0)
         let cycle = ReferenceCycle.speedsTenthsOfKilometerPerHour
         for index in cycle.indices {
-            _ = estimator.add(timeMs: Int64(index) * ReferenceCycle.intervalMs, speed: MetersPerSecond(ReferenceCycle.speed(at: index)))
+            let speed = MetersPerSecond(ReferenceCycle.speed(at: index))
+            estimator.add(timeMs: Int64(index) * ReferenceCycle.intervalMs, speed: speed)
         }
         estimator.pause()
         return estimator.modelLiters.value / estimator.distance.kilometers * 100

@@ -62,7 +62,9 @@ public struct VehicleFuelProfile: Sendable, Equatable {
             roadLoad: roadLoad, coldStart: coldStart)
     }
 
-    private init(unchecked mass: Double, rated: Double, idle: Double, fuelType: FuelType, roadLoad: RoadLoad?, coldStart: Double) {
+    private init(
+        unchecked mass: Double, rated: Double, idle: Double, fuelType: FuelType, roadLoad: RoadLoad?, coldStart: Double
+    ) {
         massKilograms = mass
         ratedLitersPer100Kilometers = rated
         idleLitersPerHour = idle

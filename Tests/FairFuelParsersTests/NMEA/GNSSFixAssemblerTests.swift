@@ -10,7 +10,7 @@ extension NMEATests {
         static let vtg1 = nmea("GPVTG,45.5,T,,M,10.0,N,18.5,K,A")
 
         static let expected = GNSSFix(
-            utc: UTCTimestamp(date: day(2026, 11, 20), time: tod(8, 0, 1)), timeOfDay: tod(8, 0, 1),
+            utc: UTCTimestamp(date: utcDay(2026, 11, 20), time: utcTime(8, 0, 1)), timeOfDay: utcTime(8, 0, 1),
             latitude: 48 + 7.03812 / 60, longitude: 11 + 31.00034 / 60, altitude: Meters(545.4),
             speed: .knots(10), course: 45.5, mode: .fix3D, satellitesUsed: 8, hdop: 0.9)
 
@@ -18,20 +18,20 @@ extension NMEATests {
         /// win over RMC's, RMC's speed over VTG's, whatever comes first.
         @Test func anyOrderGivesTheSameFix() {
             let sentences = [Self.rmc1, Self.gga1, Self.gsa1, Self.vtg1]
-            for order in permutations(of: Array(0..<4)) {
-                let fixes = assemble(order.map { sentences[$0] })
+            for order in nmeaPermutations(of: Array(0..<4)) {
+                let fixes = assembleFixes(order.map { sentences[$0] })
                 #expect(fixes.count == 1, "\(order)")
                 guard let fix = fixes.first else { continue }
                 #expect(fix.utc == Self.expected.utc)
-                #expect(near(fix.latitude, Self.expected.latitude, 1e-12) && near(fix.longitude, Self.expected.longitude, 1e-12))
+                #expect(nearlyEqual(fix.latitude, Self.expected.latitude, 1e-12) && nearlyEqual(fix.longitude, Self.expected.longitude, 1e-12))
                 #expect(fix.altitude == Self.expected.altitude && fix.mode == .fix3D)
-                #expect(near(fix.speed?.value, Self.expected.speed?.value, 1e-12) && fix.course == 45.5)
+                #expect(nearlyEqual(fix.speed?.value, Self.expected.speed?.value, 1e-12) && fix.course == 45.5)
                 #expect(fix.satellitesUsed == 8 && fix.hdop == 0.9, "\(order)")
             }
         }
 
         @Test func jsonLine() {
-            let fix = assemble([Self.rmc1, Self.gga1, Self.gsa1])[0]
+            let fix = assembleFixes([Self.rmc1, Self.gga1, Self.gsa1])[0]
             #expect(
                 fix.jsonLine
                     == #"{"utc":"2026-11-20T08:00:01.000Z","lat":48.117302,"lon":11.516672333,"alt_m":545.4,"speed_mps":5.144,"course_deg":45.5,"mode":3,"sats":8,"hdop":0.9}"#
@@ -44,9 +44,9 @@ extension NMEATests {
         }
 
         @Test func oneFixPerEpochInTimeOrder() {
-            let fixes = assemble(cycles(count: 5, start: 80001))
+            let fixes = assembleFixes(cycles(count: 5, start: 80001))
             #expect(fixes.count == 5)
-            #expect(fixes.map { $0.timeOfDay } == (1...5).map { tod(8, 0, $0) })
+            #expect(fixes.map { $0.timeOfDay } == (1...5).map { utcTime(8, 0, $0) })
         }
 
         /// The cycle ender is trusted after two cycles that ended with it; from then on
@@ -85,7 +85,7 @@ extension NMEATests {
         }
 
         @Test func withoutGGASatellitesComeFromAllGSAs() {
-            let fixes = assemble([
+            let fixes = assembleFixes([
                 nmea("GNRMC,080001.00,A,4807.038,N,01131.000,E,0.0,,201126,,,A"),
                 nmea("GNGSA,A,3,04,05,09,12,24,,,,,,,,2.5,1.3,2.1,1"),
                 nmea("GNGSA,A,3,68,69,70,,,,,,,,,,2.5,1.3,2.1,2"),
@@ -94,18 +94,18 @@ extension NMEATests {
         }
 
         @Test func ggaBeforeAnyDateHasNoUTC() {
-            let fixes = assemble([
+            let fixes = assembleFixes([
                 nmea("GPGGA,080000.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
                 nmea("GPGGA,080001.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
                 nmea("GPRMC,080001.00,A,4807.038,N,01131.000,E,0.0,,201126,,,A"),
                 nmea("GPGGA,080002.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
             ])
             #expect(fixes.map { $0.utc?.iso8601 } == [nil, "2026-11-20T08:00:01.000Z", "2026-11-20T08:00:02.000Z"])
-            #expect(fixes[0].timeOfDay == tod(8, 0, 0) && fixes[0].mode == .fix3D)
+            #expect(fixes[0].timeOfDay == utcTime(8, 0, 0) && fixes[0].mode == .fix3D)
         }
 
         @Test func carriedDateRollsOverAtMidnight() {
-            let fixes = assemble([
+            let fixes = assembleFixes([
                 nmea("GPRMC,235959.50,A,4807.038,N,01131.000,E,0.0,,311226,,,A"),
                 nmea("GPGGA,000000.50,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
                 nmea("GPGGA,000001.50,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
@@ -116,7 +116,7 @@ extension NMEATests {
         }
 
         @Test func zdaGivesTheCentury() {
-            let fixes = assemble([
+            let fixes = assembleFixes([
                 nmea("GPZDA,080001.00,20,11,2026,00,00"),
                 nmea("GPGGA,080001.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
             ])
@@ -124,11 +124,11 @@ extension NMEATests {
         }
 
         @Test func rmcVoidIsNotTrusted() {
-            let fixes = assemble([nmea("GPRMC,080001.00,V,4807.038,N,01131.000,E,10.0,45.5,201126,,,N")])
+            let fixes = assembleFixes([nmea("GPRMC,080001.00,V,4807.038,N,01131.000,E,10.0,45.5,201126,,,N")])
             #expect(fixes.count == 1)
             let fix = fixes[0]
             #expect(fix.mode == .noFix && fix.latitude == nil && fix.speed == nil && fix.course == nil)
-            #expect(fix.utc == nil && fix.timeOfDay == tod(8, 0, 1))
+            #expect(fix.utc == nil && fix.timeOfDay == utcTime(8, 0, 1))
         }
 
         @Test(arguments: [
@@ -147,7 +147,7 @@ extension NMEATests {
             ([nmea("GPZDA,080001.00,20,11,2026,00,00"), nmea("GPGSA,A,3,04,05,09,12,,,,,,,,,2.5,1.3,2.1")], .noFix),
         ])
         func modeRules(sentences: [String], mode: GNSSMode) {
-            let fixes = assemble(sentences)
+            let fixes = assembleFixes(sentences)
             #expect(fixes.count == 1 && fixes.first?.mode == mode, "\(sentences)")
             if let fix = fixes.first {
                 #expect((fix.mode >= .fix2D) == (fix.latitude != nil))
@@ -161,7 +161,7 @@ extension NMEATests {
                 input.append(nmea("GPRMC,\(time),A,4807.038,N,01131.000,E,0.0,,201126,,,A"))
                 input.append(nmea("GPGGA,\(time),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"))
             }
-            let fixes = assemble(input)
+            let fixes = assembleFixes(input)
             #expect(fixes.count == 20)
             #expect(fixes.last?.utc?.iso8601 == "2026-11-20T08:00:01.900Z")
         }
@@ -185,13 +185,13 @@ extension NMEATests {
             for _ in 0..<3 {
                 input += ["$GPGGA,,,,,,0,,,,,,,,*66", "$GPRMC,,V,,,,,,,,,,N*53", "$GPVTG,,T,,M,,N,,K,N*2C", "$GPGSA,A,1,,,,,,,,,,,,,,,,*32"]
             }
-            let fixes = assemble(input)
+            let fixes = assembleFixes(input)
             #expect(fixes.count == 3)
             #expect(fixes.allSatisfy { $0.mode == .noFix && $0.utc == nil && $0.timeOfDay == nil })
         }
 
         @Test func gsvAloneMakesNoFix() {
-            #expect(assemble(["$GPGSV,4,4,13,39,31,170,27*40"]).isEmpty)
+            #expect(assembleFixes(["$GPGSV,4,4,13,39,31,170,27*40"]).isEmpty)
         }
 
         private func cycles(count: Int, start: Int) -> [String] {
@@ -207,11 +207,11 @@ extension NMEATests {
     }
 }
 
-func permutations(of items: [Int]) -> [[Int]] {
+func nmeaPermutations(of items: [Int]) -> [[Int]] {
     guard items.count > 1 else { return [items] }
     return items.indices.flatMap { index -> [[Int]] in
         var rest = items
         let first = rest.remove(at: index)
-        return permutations(of: rest).map { [first] + $0 }
+        return nmeaPermutations(of: rest).map { [first] + $0 }
     }
 }

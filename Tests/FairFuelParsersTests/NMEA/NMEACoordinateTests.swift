@@ -11,7 +11,7 @@ import Testing
     ])
     func latitudes(text: String, hemisphere: String, degrees: Double) throws {
         let gll = try #require(NMEAParser().parse(nmea("GPGLL,\(text),\(hemisphere),00000.000,E,000000,A")).gll)
-        #expect(near(gll.latitude, degrees, 1e-12), "\(text)")
+        #expect(nearlyEqual(gll.latitude, degrees, 1e-12), "\(text)")
     }
 
     @Test func longitudeLimits() throws {
@@ -22,7 +22,7 @@ import Testing
 
     /// Random coordinates with up to 10 decimals of minutes, against exact decimal arithmetic.
     @Test func noDriftAgainstDecimalArithmetic() throws {
-        var generator = SplitMix(seed: 42)
+        var generator = NMEASplitMix(seed: 42)
         let parser = NMEAParser()
         var worst = 0.0
         for _ in 0..<20_000 {

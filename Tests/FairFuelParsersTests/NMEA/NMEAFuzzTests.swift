@@ -30,7 +30,7 @@ import Testing
     @Test func seededRandomInput() throws {
         let corpus = try Self.corpus()
         #expect(corpus.count > 10_000)
-        var random = SplitMix(seed: Self.seed)
+        var random = NMEASplitMix(seed: Self.seed)
         var lineDecoder = NMEAFixDecoder()
         var frameDecoder = NMEAFixDecoder(configuration: NMEAConfiguration(allowMissingChecksum: true))
         let parser = NMEAParser()
@@ -70,7 +70,7 @@ import Testing
 
     /// One of: a real sentence with byte edits (checksum left or fixed up), cut short,
     /// run together with another, or random bytes.
-    static func mutate(_ original: [UInt8], _ random: inout SplitMix) -> [UInt8] {
+    static func mutate(_ original: [UInt8], _ random: inout NMEASplitMix) -> [UInt8] {
         var bytes = original
         let alphabet = Array("0123456789.,-*$!ANSEWVMT\r\n \u{7F}".utf8) + [0x00, 0xFF, 0xC3]
         switch random.next() % 8 {

@@ -7,9 +7,9 @@ import Testing
 
     @Test func realSentence() throws {
         let gga = try #require(parser.parse("$GPGGA,030719.000,3747.0873,S,17518.8938,E,1,08,1.1,59.9,M,23.7,M,,0000*7D").gga)
-        #expect(gga.time == tod(3, 7, 19))
-        #expect(near(gga.latitude, -(37 + 47.0873 / 60), 1e-12))
-        #expect(near(gga.longitude, 175 + 18.8938 / 60, 1e-12))
+        #expect(gga.time == utcTime(3, 7, 19))
+        #expect(nearlyEqual(gga.latitude, -(37 + 47.0873 / 60), 1e-12))
+        #expect(nearlyEqual(gga.longitude, 175 + 18.8938 / 60, 1e-12))
         #expect(gga.quality == .gps)
         #expect(gga.satellitesUsed == 8)
         #expect(gga.hdop == 1.1)
@@ -21,9 +21,9 @@ import Testing
 
     @Test func highPrecisionAndNegativeAltitude() throws {
         let gga = try #require(parser.parse("$GPGGA,132829.90,4134.49950965,N,09345.03456915,W,2,09,1.0,279.275,M,-31.442,M,14.8,0133*47").gga)
-        #expect(gga.time == tod(13, 28, 29, 900))
-        #expect(near(gga.latitude, 41 + 34.49950965 / 60, 1e-12))
-        #expect(near(gga.longitude, -(93 + 45.03456915 / 60), 1e-12))
+        #expect(gga.time == utcTime(13, 28, 29, 900))
+        #expect(nearlyEqual(gga.latitude, 41 + 34.49950965 / 60, 1e-12))
+        #expect(nearlyEqual(gga.longitude, -(93 + 45.03456915 / 60), 1e-12))
         #expect(gga.quality == .differential)
         #expect(gga.geoidSeparation == Meters(-31.442))
         #expect(gga.differentialAge == 14.8)

@@ -6,13 +6,13 @@ import Testing
 
     @Test func realSentences() throws {
         let garmin = try #require(parser.parse("$GPGLL,5213.1439,N,02100.6511,E,093802,A,D*48").gll)
-        #expect(near(garmin.latitude, 52 + 13.1439 / 60, 1e-12))
-        #expect(near(garmin.longitude, 21 + 0.6511 / 60, 1e-12))
-        #expect(garmin.time == tod(9, 38, 2))
+        #expect(nearlyEqual(garmin.latitude, 52 + 13.1439 / 60, 1e-12))
+        #expect(nearlyEqual(garmin.longitude, 21 + 0.6511 / 60, 1e-12))
+        #expect(garmin.time == utcTime(9, 38, 2))
         #expect(garmin.status == .active && garmin.mode == .differential && garmin.isValidFix)
         let minmea = try #require(parser.parse("$GPGLL,3723.2475,N,12158.3416,W,161229.487,A,A*41").gll)
-        #expect(minmea.time == tod(16, 12, 29, 487))
-        #expect(near(minmea.longitude, -(121 + 58.3416 / 60), 1e-12))
+        #expect(minmea.time == utcTime(16, 12, 29, 487))
+        #expect(nearlyEqual(minmea.longitude, -(121 + 58.3416 / 60), 1e-12))
     }
 
     @Test func noFixAndOddStatus() throws {

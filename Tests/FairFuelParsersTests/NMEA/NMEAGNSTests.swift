@@ -8,8 +8,8 @@ import Testing
     @Test func realSentenceNMEA41() throws {
         let gns = try #require(parser.parse("$GNGNS,120213.000,5957.0062,N,01100.6429,E,NDD,11,1.3,168.9,39.5,,,V*57").gns)
         #expect(gns.talker == .combined)
-        #expect(gns.time == tod(12, 2, 13))
-        #expect(near(gns.latitude, 59 + 57.0062 / 60, 1e-12))
+        #expect(gns.time == utcTime(12, 2, 13))
+        #expect(nearlyEqual(gns.latitude, 59 + 57.0062 / 60, 1e-12))
         let modes = try #require(gns.modes)
         #expect(modes.count == 3)
         #expect(modes[0] == .notValid && modes[1] == .differential && modes[2] == .differential)

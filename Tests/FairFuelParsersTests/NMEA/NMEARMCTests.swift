@@ -8,13 +8,13 @@ import Testing
     @Test func realSentence() throws {
         let rmc = try #require(parser.parse("$GPRMC,030719.000,A,3747.0873,S,17518.8938,E,0.69,181.39,311214,,,A*7D").rmc)
         #expect(rmc.talker == .gps)
-        #expect(rmc.time == tod(3, 7, 19))
+        #expect(rmc.time == utcTime(3, 7, 19))
         #expect(rmc.status == .active)
-        #expect(near(rmc.latitude, -(37 + 47.0873 / 60), 1e-12))
-        #expect(near(rmc.longitude, 175 + 18.8938 / 60, 1e-12))
-        #expect(near(rmc.speed?.value, 0.69 * 1852 / 3600, 1e-12))
+        #expect(nearlyEqual(rmc.latitude, -(37 + 47.0873 / 60), 1e-12))
+        #expect(nearlyEqual(rmc.longitude, 175 + 18.8938 / 60, 1e-12))
+        #expect(nearlyEqual(rmc.speed?.value, 0.69 * 1852 / 3600, 1e-12))
         #expect(rmc.course == 181.39)
-        #expect(rmc.date == day(2014, 12, 31))
+        #expect(rmc.date == utcDay(2014, 12, 31))
         #expect(rmc.magneticVariation == nil)
         #expect(rmc.mode == .autonomous)
         #expect(rmc.navigationalStatus == nil)
@@ -27,10 +27,10 @@ import Testing
         #expect(rmc.magneticVariation == 18.3)
         #expect(rmc.mode == .autonomous)
         #expect(rmc.navigationalStatus == .notValid)
-        #expect(near(rmc.latitude, -(36 + 44.759368 / 60), 1e-12))
+        #expect(nearlyEqual(rmc.latitude, -(36 + 44.759368 / 60), 1e-12))
         let west = try #require(parser.parse(nmea("GPRMC,081836,A,3751.65,S,14507.36,E,000.0,360.0,130998,011.3,W")).rmc)
         #expect(west.magneticVariation == -11.3)
-        #expect(west.date == day(1998, 9, 13))
+        #expect(west.date == utcDay(1998, 9, 13))
     }
 
     @Test func statusVoid() throws {
@@ -52,7 +52,7 @@ import Testing
         // Motorola T805 shifts the mode letter into the variation direction.
         let rmc = try #require(parser.parse("$GPRMC,212614.879,A,4839.9488,N,00214.8863,E,0.56,344.41,181207,0,A*77").rmc)
         #expect(rmc.magneticVariation == nil)
-        #expect(rmc.date == day(2007, 12, 18))
+        #expect(rmc.date == utcDay(2007, 12, 18))
         let odd = try #require(parser.parse(nmea("GPRMC,212614.879,D,4839.9488,N,00214.8863,E,0.56,344.41,181207,x,Q,Z,Q")).rmc)
         #expect(odd.status == .active && odd.mode == nil && odd.navigationalStatus == nil)
     }
@@ -61,7 +61,7 @@ import Testing
 
     @Test func baseIsValid() throws {
         let rmc = try #require(parser.parse(nmea(NMEARMCTests.base)).rmc)
-        #expect(rmc.time == tod(12, 32, 5))
+        #expect(rmc.time == utcTime(12, 32, 5))
         #expect(rmc.course == nil)
     }
 

@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func agreesWithBytewiseReference() {
-        var random = SplitMix(seed: 99)
+        var random = NMEASplitMix(seed: 99)
         let alphabet = Array("ABCGPNRM0123456789.,,,,-*$\u{7F}\u{1F} ~".utf8) + [0x80, 0xFF, 0x00, 0x20, 0x7E]
         for _ in 0..<200_000 {
             let length = 1 + Int(random.next() % 90)

@@ -87,7 +87,7 @@ func decodeResult(_ text: String, configuration: NMEAConfiguration = NMEAConfigu
 }
 
 /// Fixes assembled from whole sentences given as text.
-func assemble(_ sentences: [String], configuration: NMEAConfiguration = NMEAConfiguration()) -> [GNSSFix] {
+func assembleFixes(_ sentences: [String], configuration: NMEAConfiguration = NMEAConfiguration()) -> [GNSSFix] {
     var decoder = NMEAFixDecoder(configuration: configuration)
     var fixes: [GNSSFix] = []
     for sentence in sentences {
@@ -109,16 +109,16 @@ extension NMEASentence {
 }
 
 /// `hh:mm:ss.sss` as a time of day.
-func tod(_ hour: Int, _ minute: Int, _ second: Int, _ millisecond: Int = 0) -> UTCTimeOfDay {
+func utcTime(_ hour: Int, _ minute: Int, _ second: Int, _ millisecond: Int = 0) -> UTCTimeOfDay {
     UTCTimeOfDay(hour: hour, minute: minute, second: second, millisecond: millisecond)!
 }
 
-func day(_ year: Int, _ month: Int, _ day: Int) -> UTCDate {
+func utcDay(_ year: Int, _ month: Int, _ day: Int) -> UTCDate {
     UTCDate(year: year, month: month, day: day)!
 }
 
 /// Whether `a` is within `tolerance` of `b` (both present or both nil).
-func near(_ a: Double?, _ b: Double?, _ tolerance: Double = 1e-9) -> Bool {
+func nearlyEqual(_ a: Double?, _ b: Double?, _ tolerance: Double = 1e-9) -> Bool {
     switch (a, b) {
     case (nil, nil): true
     case let (a?, b?): abs(a - b) <= tolerance

@@ -10,7 +10,7 @@ import Testing
         #expect(garmin == NMEAVTG(talker: .gps, courseTrue: 226, courseMagnetic: 222, speed: .knots(0), mode: .differential))
         let minmea = try #require(parser.parse("$GPVTG,188.36,T,,M,0.820,N,1.519,K,A*3F").vtg)
         #expect(minmea.courseTrue == 188.36 && minmea.courseMagnetic == nil)
-        #expect(near(minmea.speed?.value, 0.820 * 1852 / 3600, 1e-12))
+        #expect(nearlyEqual(minmea.speed?.value, 0.820 * 1852 / 3600, 1e-12))
         let old = try #require(parser.parse("$GPVTG,054.7,T,034.4,M,005.5,N,010.2,K*48").vtg)
         #expect(old.mode == nil)
     }
@@ -22,7 +22,7 @@ import Testing
 
     @Test func speedFromKilometresPerHourWhenKnotsAreEmpty() throws {
         let vtg = try #require(parser.parse(nmea("GPVTG,10.0,T,,M,,N,36.0,K,A")).vtg)
-        #expect(near(vtg.speed?.value, 10, 1e-12))
+        #expect(nearlyEqual(vtg.speed?.value, 10, 1e-12))
     }
 
     @Test func everyFieldEmpty() throws {

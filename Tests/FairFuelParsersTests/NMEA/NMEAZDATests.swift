@@ -6,11 +6,11 @@ import Testing
 
     @Test func realSentences() throws {
         let zda = try #require(parser.parse("$GPZDA,160012.71,11,03,2004,-1,00*7D").zda)
-        #expect(zda.time == tod(16, 0, 12, 710))
-        #expect(zda.date == day(2004, 3, 11))
+        #expect(zda.time == utcTime(16, 0, 12, 710))
+        #expect(zda.date == utcDay(2004, 3, 11))
         #expect(zda.localZoneHours == -1 && zda.localZoneMinutes == 0)
         let empty = try #require(parser.parse("$GPZDA,143054.000,18,07,2008,,*55").zda)
-        #expect(empty.date == day(2008, 7, 18) && empty.localZoneHours == nil)
+        #expect(empty.date == utcDay(2008, 7, 18) && empty.localZoneHours == nil)
     }
 
     @Test func everyFieldEmpty() throws {

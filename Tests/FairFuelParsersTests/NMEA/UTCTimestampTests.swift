@@ -5,18 +5,18 @@ import Testing
 extension NMEATests {
     @Suite struct UTCTimestampTests {
         @Test func iso8601() {
-            let instant = UTCTimestamp(date: day(2026, 11, 20), time: tod(8, 0, 1))
+            let instant = UTCTimestamp(date: utcDay(2026, 11, 20), time: utcTime(8, 0, 1))
             #expect(instant.iso8601 == "2026-11-20T08:00:01.000Z")
             #expect(UTCTimestamp(millisecondsSinceEpoch: 0).iso8601 == "1970-01-01T00:00:00.000Z")
             #expect(UTCTimestamp(millisecondsSinceEpoch: -1).iso8601 == "1969-12-31T23:59:59.999Z")
-            #expect(UTCTimestamp(date: day(2000, 2, 29), time: tod(23, 59, 59, 987)).iso8601 == "2000-02-29T23:59:59.987Z")
+            #expect(UTCTimestamp(date: utcDay(2000, 2, 29), time: utcTime(23, 59, 59, 987)).iso8601 == "2000-02-29T23:59:59.987Z")
         }
 
         @Test func knownDays() {
-            #expect(day(1970, 1, 1).daysSinceEpoch == 0)
-            #expect(day(2000, 3, 1).daysSinceEpoch == 11_017)
-            #expect(day(1969, 12, 31).daysSinceEpoch == -1)
-            #expect(UTCDate(daysSinceEpoch: 20_412) == day(2025, 11, 20))
+            #expect(utcDay(1970, 1, 1).daysSinceEpoch == 0)
+            #expect(utcDay(2000, 3, 1).daysSinceEpoch == 11_017)
+            #expect(utcDay(1969, 12, 31).daysSinceEpoch == -1)
+            #expect(UTCDate(daysSinceEpoch: 20_412) == utcDay(2025, 11, 20))
         }
 
         @Test func civilRoundTripAgainstFoundation() {
@@ -36,7 +36,7 @@ extension NMEATests {
         @Test func isoMatchesFoundationFormatter() {
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            var generator = SplitMix(seed: 7)
+            var generator = NMEASplitMix(seed: 7)
             for _ in 0..<2000 {
                 let milliseconds = Int64(generator.next() % 4_102_444_800_000)  // 1970...2100
                 let ours = UTCTimestamp(millisecondsSinceEpoch: milliseconds).iso8601
@@ -72,16 +72,16 @@ extension NMEATests {
         }
 
         @Test func timeOfDayParts() {
-            let time = tod(23, 59, 60, 250)
+            let time = utcTime(23, 59, 60, 250)
             #expect(time.hour == 23 && time.minute == 59 && time.second == 60 && time.millisecond == 250)
-            #expect(tod(8, 0, 1, 5).description == "08:00:01.005")
+            #expect(utcTime(8, 0, 1, 5).description == "08:00:01.005")
             #expect(UTCTimeOfDay(hour: 24, minute: 0, second: 0) == nil)
         }
     }
 }
 
 /// SplitMix64, for tests that must replay.
-struct SplitMix: RandomNumberGenerator {
+struct NMEASplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
