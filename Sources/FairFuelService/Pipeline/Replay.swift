@@ -1,6 +1,7 @@
 import FairFuelCore
 import FairFuelDomain
 import FairFuelLink
+import FairFuelParsers
 import FairFuelStore
 
 /// What a replay did.
@@ -21,12 +22,15 @@ public struct Replay {
     public var configuration: MonitorConfiguration
     public var flushPolicy: TripPointFlushPolicy
 
-    public init(capturePath: String, store: TripStore, configuration: MonitorConfiguration = MonitorConfiguration(),
-                flushPolicy: TripPointFlushPolicy = TripPointFlushPolicy()) {
+    public var nmea: NMEAConfiguration
+
+    /// Sizes come from `board` (the Pi Zero 2 W by default), as in the live service.
+    public init(capturePath: String, store: TripStore, board: BoardProfile = .piZero2W) {
         self.capturePath = capturePath
         self.store = store
-        self.configuration = configuration
-        self.flushPolicy = flushPolicy
+        configuration = board.monitorConfiguration
+        flushPolicy = board.flushPolicy
+        nmea = board.nmeaConfiguration
     }
 
     public func run() throws -> ReplayReport {
@@ -35,7 +39,7 @@ public struct Replay {
         let directory = try store.directory()
         let vehicle = try store.vehicle()
         let monitor = DrivingMonitor(configuration: configuration, directory: directory, fuel: try FuelSetup.estimator(for: vehicle))
-        var ingest = LinkIngest(monitor: monitor)
+        var ingest = LinkIngest(monitor: monitor, nmea: nmea)
         let recorder = SessionRecorder(store: store, run: run, directory: directory, policy: flushPolicy, fuelScale: vehicle.fuelScale)
         var lastTime: UInt64 = 0
         let counters = try CaptureReading(path: capturePath, direction: .rx).run { timeMs, output in

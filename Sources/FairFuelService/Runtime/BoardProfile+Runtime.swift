@@ -1,0 +1,22 @@
+import FairFuelDomain
+import FairFuelParsers
+
+extension BoardProfile {
+    /// The domain's sizes from this board (thresholds stay the vehicle's defaults).
+    public var monitorConfiguration: MonitorConfiguration {
+        var configuration = MonitorConfiguration()
+        configuration.beaconTableCapacity = ble.beaconsInRangeCapacity
+        configuration.rssiWindowSamples = ble.rssiWindowSamples
+        configuration.tripPointIntervalMs = Int64(1000 / max(1, store.tripPointKeepHz))
+        return configuration
+    }
+
+    /// When buffered trip points are written.
+    public var flushPolicy: TripPointFlushPolicy {
+        TripPointFlushPolicy(flushIntervalMs: Int64(store.tripPointFlushSeconds) * 1000, flushPoints: store.tripPointFlushPoints)
+    }
+
+    public var nmeaConfiguration: NMEAConfiguration {
+        NMEAConfiguration(allowMissingChecksum: gnss.allowMissingChecksum)
+    }
+}

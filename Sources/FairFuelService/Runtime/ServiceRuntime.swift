@@ -1,0 +1,368 @@
+import FairFuelCore
+import FairFuelDomain
+import FairFuelEdges
+import FairFuelLink
+import FairFuelParsers
+import FairFuelStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The program that runs in the car: the MCU link, the domain, the store and the
+/// control socket in one poll loop (no busy loop: an idle dongle sleeps in poll).
+public final class ServiceRuntime {
+    public struct Options {
+        public var board: BoardProfile
+        public var storePath: String
+        public var port: String
+        public var baud: Int
+        public var controlSocketPath: String?
+        public var catalog: MCUBoardCatalog
+        public var log: (LogLevel, String) -> Void
+
+        public init(board: BoardProfile, storePath: String? = nil, port: String? = nil, controlSocketPath: String? = nil,
+                    catalog: MCUBoardCatalog = .builtIn, log: @escaping (LogLevel, String) -> Void) {
+            self.board = board
+            self.storePath = storePath ?? board.store.path
+            self.port = port ?? board.link.port
+            baud = board.link.baud
+            self.controlSocketPath = controlSocketPath ?? board.control.socketPath
+            self.catalog = catalog
+            self.log = log
+        }
+    }
+
+    public enum LogLevel: String, Sendable { case error, warning, notice, info, debug }
+
+    public let options: Options
+    private let clock = MonotonicClock()
+    private let store: TripStore
+    private let run: Int64
+    private var ingest: LinkIngest
+    // A copy for names and the BLE filter: the domain's own is busy while it emits.
+    private var directory: DriverDirectory
+    private let recorder: SessionRecorder
+    private var tracker: CommandTracker
+    private var decoder = FrameDecoder(sender: .mcu)
+    private var ring: ByteRing
+    private var scratch: [UInt8]
+    private var connection: SerialConnection?
+    private var control: ControlSocketServer?
+    private var nextConnectAt = LinkMilliseconds(0)
+    private var backoffMs: Int64
+    private var lastTick = LinkMilliseconds(0)
+    private var lastOpenError: String?
+    private var lastFix: GNSSFix?
+    private var firmwareWarning: String?
+    private var linkTotals = LinkCounters()
+    private var reconnects = 0
+    private var stopRequested = false
+    public private(set) var feedbackSent: [FeedbackSignal] = []
+
+    public init(options: Options) throws {
+        self.options = options
+        store = try TripStore(path: options.storePath)
+        let ended = try store.endSessionsLeftOpen()
+        run = try store.beginRun(note: "service")
+        let directory = try store.directory()
+        self.directory = directory
+        let vehicle = try store.vehicle()
+        let monitor = DrivingMonitor(configuration: options.board.monitorConfiguration, directory: directory, fuel: try FuelSetup.estimator(for: vehicle))
+        ingest = LinkIngest(monitor: monitor, nmea: options.board.nmeaConfiguration)
+        recorder = SessionRecorder(store: store, run: run, directory: directory, policy: options.board.flushPolicy, fuelScale: vehicle.fuelScale)
+        tracker = CommandTracker(capacity: options.board.link.transmitQueueFrames)
+        ring = ByteRing(capacity: options.board.link.receiveRingBytes)
+        scratch = [UInt8](repeating: 0, count: options.board.link.receiveRingBytes)
+        backoffMs = Int64(options.board.link.reconnectBackoffMinMs)
+        if !ended.isEmpty { options.log(.notice, "ended \(ended.count) session(s) left open by a power cut (power_loss)") }
+        if let path = options.controlSocketPath {
+            do {
+                control = try ControlSocketServer(
+                    path: path, mode: mode_t(options.board.control.socketMode), group: options.board.control.group,
+                    maximumClients: options.board.control.maxClients)
+            } catch {
+                options.log(.warning, "\(error); running without a control socket")
+            }
+        }
+    }
+
+    /// Runs until `requestStop` (or `shouldStop`) says so; `extraDescriptors` are polled too
+    /// (a signal fd) and `onReadable` is called when one is readable.
+    public func runLoop(extraDescriptors: [Int32] = [], onReadable: (Int32) -> Void = { _ in }, shouldStop: () -> Bool = { false }) {
+        options.log(.info, "service started: store \(options.storePath), MCU port \(options.port)")
+        while !stopRequested && !shouldStop() {
+            let now = clock.now
+            if connection == nil && now >= nextConnectAt { connect(at: now) }
+
+            var descriptors: [pollfd] = []
+            if let connection { descriptors.append(pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
+            for fd in extraDescriptors { descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            for fd in control?.pollDescriptors ?? [] { descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            var timeout: Int64 = 1_000 - min(999, now.value - lastTick.value)
+            if let due = tracker.millisecondsUntilDue(at: now) { timeout = min(timeout, due) }
+            if connection == nil { timeout = min(timeout, max(0, nextConnectAt.value - now.value)) }
+            _ = poll(&descriptors, nfds_t(descriptors.count), Int32(max(0, timeout)))
+
+            let after = clock.now
+            if connection != nil { readLink(at: after) }
+            for descriptor in descriptors where descriptor.revents != 0 && extraDescriptors.contains(descriptor.fd) {
+                onReadable(descriptor.fd)
+            }
+            tracker.due(at: after, resend: { wire in write(wire) }) { outcome in handle(outcome) }
+            if after.value - lastTick.value >= 1_000 {
+                lastTick = after
+                ingest.tick(at: after) { output in record(output, at: after) }
+            }
+            control?.service(nowMs: after.value) { request in answer(request) }
+        }
+        shutdown()
+    }
+
+    /// Asks the loop to stop after the current iteration (SIGTERM).
+    public func requestStop() { stopRequested = true }
+
+    /// Re-reads the provisioning from the store (SIGHUP, or a technician's change).
+    public func reloadProvisioning() {
+        do {
+            let directory = try store.directory()
+            self.directory = directory
+            ingest.update(directory: directory)
+            recorder.update(directory: directory)
+            sendBLEFilter(at: clock.now)
+            options.log(.info, "provisioning reloaded: \(directory.drivers.count) driver(s)")
+        } catch {
+            options.log(.error, "cannot reload provisioning: \(error)")
+        }
+    }
+
+    private func shutdown() {
+        let now = clock.now
+        ingest.finish(at: now) { output in record(output, at: now) }
+        recorder.flush()
+        connection?.close()
+        connection = nil
+        options.log(.info, "service stopped: \(recorder.pointsWritten) trip points written, store flushed")
+    }
+
+    // MARK: Link
+
+    private func connect(at now: LinkMilliseconds) {
+        do {
+            var opened: String?
+            let connection = try SerialOpener.open(path: options.port, baud: options.baud) { opened = $0 }
+            self.connection = connection
+            options.log(.notice, opened ?? "opened \(options.port)")
+            lastOpenError = nil
+            backoffMs = Int64(options.board.link.reconnectBackoffMinMs)
+            decoder.restartStream()
+            ring.removeAll()
+            tracker.reset()
+            send(.helloRequest(HelloRequest(hostMajor: 1, hostMinor: 0)), at: now)
+            sendBLEFilter(at: now)
+        } catch {
+            let message = "\(error)"
+            if message != lastOpenError { options.log(.warning, "MCU link down: \(message); retrying with backoff") }
+            lastOpenError = message
+            nextConnectAt = now + backoffMs
+            backoffMs = min(backoffMs * 2, Int64(options.board.link.reconnectBackoffMaxMs))
+        }
+    }
+
+    private func readLink(at now: LinkMilliseconds) {
+        guard let connection else { return }
+        do {
+            while case .bytes = try connection.read(into: &ring, scratch: &scratch, timeoutMs: 0) {
+                drainRing(at: now)
+            }
+            drainRing(at: now)
+        } catch {
+            drainRing(at: now)
+            linkTotals = linkTotals + decoder.counters
+            decoder = FrameDecoder(sender: .mcu)
+            options.log(.warning, "MCU link lost: \(error); the session carries on, reconnecting")
+            connection.close()
+            self.connection = nil
+            reconnects += 1
+            nextConnectAt = now + backoffMs
+        }
+    }
+
+    private func drainRing(at now: LinkMilliseconds) {
+        // Frames are handled inside the callback: their payloads are slices of the
+        // decoder's buffer, valid until it decodes the next frame.
+        ring.drain { chunk in
+            decoder.decode(chunk) { output in
+                switch output {
+                case let .frame(frame): handle(frame, at: now)
+                case let .anomaly(anomaly): options.log(.debug, "link: \(anomaly)")
+                case .duplicate: break
+                }
+            }
+        }
+    }
+
+    private func handle(_ frame: Frame, at now: LinkMilliseconds) {
+        switch frame.message {
+        case let .ack(ack):
+            tracker.acknowledge(ack) { outcome in handle(outcome) }
+            return
+        case let .hello(hello):
+            checkFirmware(hello)
+            if ingest.helloCount > 0 {
+                options.log(.notice, "MCU rebooted (new HELLO, uptime \(hello.uptimeMs) ms); the session carries on")
+                sendBLEFilter(at: now)
+            }
+        case let .log(log):
+            options.log(log.level == .error ? .error : log.level == .warn ? .warning : .debug, "MCU: \(log.text)")
+        default:
+            break
+        }
+        ingest.handle(frame, at: now) { output in record(output, at: now) }
+    }
+
+    private func record(_ output: DomainOutput, at now: LinkMilliseconds) {
+        recorder.record(output)
+        switch output {
+        case let .feedback(signal):
+            feedbackSent.append(signal)
+            if feedbackSent.count > 64 { feedbackSent.removeFirst() }
+            send(.feedback(signal.linkPattern), at: now)
+        case let .sessionStarted(driver, _):
+            options.log(.notice, "session started: \(directory.name(of: driver) ?? "\(driver)")")
+        case let .sessionEnded(record):
+            options.log(.notice, "session ended: \(directory.name(of: record.driver) ?? "\(record.driver)") (\(record.reason.rawValue)), \(JSONLine.formatFixed(record.metrics.distance.kilometers, decimals: 2)) km")
+        case let .unknownTag(uid, _):
+            options.log(.notice, "unknown tag \(uid) rejected; provision it with: fairfuel provision driver add NAME --tag \(uid.plainHex)")
+        case let .utcAnchored(offset, _):
+            options.log(.info, "UTC known from GNSS (offset \(offset) ms)")
+        default:
+            break
+        }
+    }
+
+    private func handle(_ outcome: CommandOutcome) {
+        switch outcome {
+        case let .acknowledged(seq, type, status) where status != .ok:
+            options.log(.warning, "MCU answered command 0x\(String(type, radix: 16)) seq \(seq) with \(status.name)")
+        case let .unanswered(seq, type):
+            options.log(.warning, "MCU did not acknowledge command 0x\(String(type, radix: 16)) seq \(seq) after 3 resends")
+        case let .refused(type):
+            options.log(.warning, "transmit queue full: command 0x\(String(type, radix: 16)) not sent")
+        default:
+            break
+        }
+    }
+
+    private func send(_ message: LinkMessage, at now: LinkMilliseconds) {
+        guard connection != nil else { return }
+        guard let wire = tracker.send(message, at: now, { outcome in handle(outcome) }) else { return }
+        write(wire)
+    }
+
+    private func write(_ wire: [UInt8]) {
+        do {
+            try connection?.write(wire)
+        } catch {
+            options.log(.warning, "cannot write to the MCU: \(error)")
+        }
+    }
+
+    private func sendBLEFilter(at now: LinkMilliseconds) {
+        var entries: [BLEFilter.Entry] = []
+        for binding in directory.beacons {
+            let entry: BLEFilter.Entry
+            switch binding.identity {
+            case let .iBeacon(uuid, _, _): entry = .iBeaconUUID(uuid.bytes)
+            case let .eddystoneUID(namespace, _): entry = .eddystoneNamespace((0..<10).map { namespace.byte(at: $0) })
+            case let .address(address): entry = .address(address.bytes)
+            case .altBeacon: continue  // no filter kind for AltBeacon: report every advertisement instead
+            }
+            if !entries.contains(entry) { entries.append(entry) }
+        }
+        let hasAltBeacon = directory.beacons.contains { if case .altBeacon = $0.identity { true } else { false } }
+        // Learning a new beacon needs every advertisement; so do AltBeacons and more than 16 entries.
+        if hasAltBeacon || entries.count > BLEFilter.maximumEntries { entries = [] }
+        send(.bleFilter(BLEFilter(entries: entries)), at: now)
+    }
+
+    private func checkFirmware(_ hello: Hello) {
+        guard let profile = options.catalog.profile(named: options.board.link.mcuBoard) ?? options.catalog.profile(for: hello) else {
+            firmwareWarning = "unknown MCU board 0x\(String(hello.boardID, radix: 16))"
+            options.log(.warning, firmwareWarning!)
+            return
+        }
+        let mismatches = profile.mismatches(with: hello)
+        firmwareWarning = mismatches.isEmpty ? nil : mismatches.map(\.description).joined(separator: "; ")
+        if let warning = firmwareWarning { options.log(.warning, "MCU \(hello.name): \(warning)") }
+        options.log(.info, "MCU \(hello.name) firmware \(hello.firmwareVersion), board 0x\(String(hello.boardID, radix: 16))")
+    }
+
+    // MARK: Control socket
+
+    private func answer(_ request: String) -> String {
+        let words = request.split(separator: " ").map(String.init)
+        switch words.first ?? "" {
+        case "status":
+            return statusJSON() + "\n"
+        case "session" where words.count == 2 && words[1] == "end":
+            let now = clock.now
+            let hadSession = ingest.monitor.machine.driver != nil
+            ingest.endSession(at: now) { output in record(output, at: now) }
+            return hadSession ? "ok: session ended\n" : "ok: no session was open\n"
+        case "reload":
+            reloadProvisioning()
+            return "ok: reloaded\n"
+        default:
+            return "error: unknown request '\(request.prefix(40))' (status, session end, reload)\n"
+        }
+    }
+
+    /// Link state, firmware, frame counters, GNSS, beacons in range, session and store size.
+    public func statusJSON() -> String {
+        let now = clock.now
+        var json = JSONLine()
+        json.add("link", connection == nil ? "down" : "up")
+        json.add("port", options.port)
+        json.add("opener", connection?.opener.rawValue)
+        json.add("reconnects", reconnects)
+        if let firmware = ingest.firmware {
+            json.add("firmware", "\(firmware.major).\(firmware.minor).\(firmware.patch)")
+            json.add("board_id", firmware.boardID)
+        } else {
+            json.add("firmware", nil as String?)
+        }
+        json.add("firmware_warning", firmwareWarning)
+        json.addRaw("frames", json: (linkTotals + decoder.counters).jsonObject)
+        let monitor = ingest.monitor
+        json.add("gnss_fixes_rejected", monitor.motion.rejectedGateCount + monitor.motion.rejectedOutlierCount)
+        json.add("utc_known", monitor.utc.offsetMs != nil)
+        json.addRaw("beacons", json: JSONLine.array(monitor.presence.inRange(at: now).prefix(16).map { entry in
+            var b = JSONLine()
+            b.add("beacon", entry.identity.spec)
+            b.add("rssi_dbm", entry.smoothedRSSIDBm, decimals: 1)
+            b.add("driver", entry.driver.flatMap { monitor.directory.name(of: $0) })
+            return b.string
+        }))
+        json.add("session_state", monitor.machine.state.rawValue)
+        json.add("driver", monitor.machine.driver.flatMap { monitor.directory.name(of: $0) })
+        if let trip = monitor.currentTrip { json.add("session_km", trip.distance.kilometers, decimals: 3) }
+        var info = stat()
+        json.add("store_bytes", stat(options.storePath, &info) == 0 ? Int64(info.st_size) : nil)
+        json.add("trip_points_written", recorder.pointsWritten)
+        return json.string
+    }
+}
+
+extension FeedbackSignal {
+    /// The FEEDBACK pattern the MCU plays for this signal.
+    var linkPattern: Feedback {
+        switch self {
+        case .accepted: .accepted
+        case .rejected: .rejected
+        case .sessionStarted: .sessionStarted
+        case .sessionEnded: .sessionEnded
+        case .provisioning: .provisioning
+        }
+    }
+}

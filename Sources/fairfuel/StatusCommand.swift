@@ -1,0 +1,58 @@
+import ArgumentParser
+import FairFuelEdges
+import FairFuelService
+
+/// Where the running service's control socket is.
+struct ControlOptions: ParsableArguments {
+    @Option(name: .customLong("control"), help: "The service's control socket (default: the board profile's).")
+    var socketPath: String?
+
+    var resolvedPath: String {
+        socketPath ?? environment("FAIRFUEL_CONTROL").flatMap { $0.isEmpty ? nil : $0 } ?? BoardProfile.piZero2W.control.socketPath
+    }
+
+    /// The service's answer, or a clear error when it is not running.
+    func ask(_ request: String) throws -> String {
+        guard let answer = ControlSocketClient.ask(path: resolvedPath, request: request) else {
+            throw UserFacingError("the fairfuel service is not running (no control socket at \(resolvedPath))")
+        }
+        if answer.hasPrefix("error:") { throw UserFacingError(String(answer.dropFirst(7)).trimmingTrailingNewline) }
+        return answer
+    }
+}
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the running service: link, firmware, frame counters, GNSS, beacons, session, store size.")
+
+    @Flag(help: "Print the service's JSON as is.")
+    var json = false
+    @OptionGroup var control: ControlOptions
+
+    func run() throws {
+        let answer = try control.ask("status")
+        print(answer.trimmingTrailingNewline)
+    }
+}
+
+struct SessionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "session", abstract: "Act on the running service's session.", subcommands: [End.self])
+
+    struct End: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "End the open session now (reason manual).")
+        @OptionGroup var control: ControlOptions
+        func run() throws {
+            print(try control.ask("session end").trimmingTrailingNewline)
+        }
+    }
+}
+
+extension String {
+    var trimmingTrailingNewline: String {
+        var text = Substring(self)
+        while text.last == "\n" { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,54 @@
+import FairFuelCore
+import FairFuelLink
+import FairFuelService
+import Testing
+
+@Suite struct CommandTrackerTests {
+    static func t(_ ms: Int64) -> LinkMilliseconds { LinkMilliseconds(ms) }
+
+    @Test func acknowledgedCommandIsNotResent() throws {
+        var tracker = CommandTracker(capacity: 4)
+        var outcomes: [CommandOutcome] = []
+        let wire = try #require(tracker.send(.feedback(.accepted), at: Self.t(0)) { outcomes.append($0) })
+        #expect(wire == (try FrameEncoder.encode(.feedback(.accepted), seq: 0)))
+        tracker.acknowledge(Ack(ackedSeq: 0, status: .ok)) { outcomes.append($0) }
+        var resent: [[UInt8]] = []
+        tracker.due(at: Self.t(2_000), resend: { resent.append($0) }) { outcomes.append($0) }
+        #expect(resent.isEmpty)
+        #expect(outcomes == [.acknowledged(seq: 0, type: 0xA1, status: .ok)])
+        #expect(tracker.outstanding == 0)
+    }
+
+    @Test func unansweredCommandIsResentThreeTimesWithTheSameSeqThenGivenUp() throws {
+        var tracker = CommandTracker(capacity: 4)
+        var outcomes: [CommandOutcome] = []
+        let wire = try #require(tracker.send(.helloRequest(HelloRequest(hostMajor: 1, hostMinor: 0)), at: Self.t(0)) { outcomes.append($0) })
+        var resent: [[UInt8]] = []
+        for ms in stride(from: Int64(100), through: 3_000, by: 100) {
+            tracker.due(at: Self.t(ms), resend: { resent.append($0) }) { outcomes.append($0) }
+        }
+        #expect(resent == [wire, wire, wire])
+        #expect(outcomes == [.unanswered(seq: 0, type: 0x81)])
+        #expect(tracker.outstanding == 0)
+        #expect(tracker.resentCount == 3)
+    }
+
+    @Test func lateAckAfterAResendStillCompletesOnce() throws {
+        var tracker = CommandTracker(capacity: 4)
+        var outcomes: [CommandOutcome] = []
+        _ = tracker.send(.feedback(.rejected), at: Self.t(0)) { outcomes.append($0) }
+        tracker.due(at: Self.t(600), resend: { _ in }) { outcomes.append($0) }
+        tracker.acknowledge(Ack(ackedSeq: 0, status: .ok)) { outcomes.append($0) }
+        tracker.acknowledge(Ack(ackedSeq: 0, status: .ok)) { outcomes.append($0) }  // the MCU re-ACKs the resend
+        #expect(outcomes == [.acknowledged(seq: 0, type: 0xA1, status: .ok)])
+    }
+
+    @Test func fullQueueRefuses() {
+        var tracker = CommandTracker(capacity: 2)
+        var outcomes: [CommandOutcome] = []
+        for _ in 0..<3 { _ = tracker.send(.feedback(.accepted), at: Self.t(0)) { outcomes.append($0) } }
+        #expect(outcomes == [.refused(type: 0xA1)])
+        #expect(tracker.outstanding == 2)
+        #expect(tracker.millisecondsUntilDue(at: Self.t(200)) == 300)
+    }
+}
