@@ -48,9 +48,9 @@ let package = Package(
             dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite"]),
         .target(
             name: "FairFuelEdges",
-            dependencies: ["FairFuelCore", "FairFuelLink", "CSerialPort", "CGPS", "CPosixShims"]),
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "CSerialPort", "CGPS", "CPosixShims"]),
         // Synthetic MCU traffic and (later) the virtual MCU: for `fairfuel sim`, tests and benchmarks.
-        .target(name: "FairFuelSimulation", dependencies: ["FairFuelCore", "FairFuelLink"]),
+        .target(name: "FairFuelSimulation", dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges"]),
         .target(
             name: "FairFuelService",
             dependencies: [
@@ -78,11 +78,12 @@ let package = Package(
             name: "FairFuelDomainTests", dependencies: ["FairFuelDomain", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "FairFuelEdgesTests", dependencies: ["FairFuelEdges", "TestSupport"]),
+            name: "FairFuelEdgesTests", dependencies: ["FairFuelEdges", "FairFuelParsers", "FairFuelSimulation", "TestSupport"]),
         .testTarget(
             name: "FairFuelStoreTests", dependencies: ["FairFuelStore", "FairFuelSQLite", "TestSupport"]),
         .testTarget(
             name: "FairFuelServiceTests", dependencies: ["FairFuelService", "TestSupport"]),
+        .testTarget(name: "FairFuelSimulationTests", dependencies: ["FairFuelSimulation", "FairFuelEdges", "TestSupport"]),
         .testTarget(
             name: "CLITests", dependencies: ["fairfuel", "TestSupport"],
             exclude: ["Fixtures"]),

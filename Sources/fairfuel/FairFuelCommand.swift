@@ -7,6 +7,9 @@ struct FairFuelCommand: ParsableCommand {
         commandName: "fairfuel",
         abstract: "FairFuel: who drove, how far, and who owes what at the pump.",
         subcommands: [
+            RunCommand.self,
+            StatusCommand.self,
+            SessionCommand.self,
             DecodeCommand.self,
             NMEACommand.self,
             ReplayCommand.self,

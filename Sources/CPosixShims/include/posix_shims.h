@@ -1,6 +1,8 @@
 #ifndef FAIRFUEL_POSIX_SHIMS_H
 #define FAIRFUEL_POSIX_SHIMS_H
 #include <stddef.h>
+// Linux signalfd, which Swift's Glibc module leaves out (SignalWatcher uses it).
+#include <sys/signalfd.h>
 
 /// Opens a pseudo-terminal controller (posix_openpt + grantpt + unlockpt) and
 /// writes the device path into `path`. Returns the descriptor, or -1 with errno.

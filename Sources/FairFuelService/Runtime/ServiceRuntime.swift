@@ -19,24 +19,27 @@ public final class ServiceRuntime {
         public var baud: Int
         public var controlSocketPath: String?
         public var catalog: MCUBoardCatalog
-        public var log: (LogLevel, String) -> Void
+        public var logger: Logger
+        /// systemd's notify socket (readiness, watchdog); a no-op outside systemd.
+        public var notifier: SystemdNotifier
 
         public init(board: BoardProfile, storePath: String? = nil, port: String? = nil, controlSocketPath: String? = nil,
-                    catalog: MCUBoardCatalog = .builtIn, log: @escaping (LogLevel, String) -> Void) {
+                    catalog: MCUBoardCatalog = .builtIn, logger: Logger, notifier: SystemdNotifier = SystemdNotifier(environment: [:])) {
             self.board = board
             self.storePath = storePath ?? board.store.path
             self.port = port ?? board.link.port
             baud = board.link.baud
             self.controlSocketPath = controlSocketPath ?? board.control.socketPath
             self.catalog = catalog
-            self.log = log
+            self.logger = logger
+            self.notifier = notifier
         }
     }
 
-    public enum LogLevel: String, Sendable { case error, warning, notice, info, debug }
-
     public let options: Options
+    private var logger: Logger { options.logger }
     private let clock = MonotonicClock()
+    private var lastWatchdog = LinkMilliseconds(0)
     private let store: TripStore
     private let run: Int64
     private var ingest: LinkIngest
@@ -75,14 +78,14 @@ public final class ServiceRuntime {
         ring = ByteRing(capacity: options.board.link.receiveRingBytes)
         scratch = [UInt8](repeating: 0, count: options.board.link.receiveRingBytes)
         backoffMs = Int64(options.board.link.reconnectBackoffMinMs)
-        if !ended.isEmpty { options.log(.notice, "ended \(ended.count) session(s) left open by a power cut (power_loss)") }
+        if !ended.isEmpty { logger.notice("ended \(ended.count) session(s) left open by a power cut (power_loss)") }
         if let path = options.controlSocketPath {
             do {
                 control = try ControlSocketServer(
                     path: path, mode: mode_t(options.board.control.socketMode), group: options.board.control.group,
                     maximumClients: options.board.control.maxClients)
             } catch {
-                options.log(.warning, "\(error); running without a control socket")
+                logger.warning("\(error); running without a control socket")
             }
         }
     }
@@ -90,7 +93,8 @@ public final class ServiceRuntime {
     /// Runs until `requestStop` (or `shouldStop`) says so; `extraDescriptors` are polled too
     /// (a signal fd) and `onReadable` is called when one is readable.
     public func runLoop(extraDescriptors: [Int32] = [], onReadable: (Int32) -> Void = { _ in }, shouldStop: () -> Bool = { false }) {
-        options.log(.info, "service started: store \(options.storePath), MCU port \(options.port)")
+        logger.info("service started: store \(options.storePath), MCU port \(options.port)")
+        try? options.notifier.ready(status: "waiting for the MCU on \(options.port)")
         while !stopRequested && !shouldStop() {
             let now = clock.now
             if connection == nil && now >= nextConnectAt { connect(at: now) }
@@ -110,6 +114,10 @@ public final class ServiceRuntime {
                 onReadable(descriptor.fd)
             }
             tracker.due(at: after, resend: { wire in write(wire) }) { outcome in handle(outcome) }
+            if let interval = options.notifier.watchdogPingIntervalMs, after.value - lastWatchdog.value >= interval {
+                lastWatchdog = after
+                try? options.notifier.watchdog()
+            }
             if after.value - lastTick.value >= 1_000 {
                 lastTick = after
                 ingest.tick(at: after) { output in record(output, at: after) }
@@ -124,25 +132,28 @@ public final class ServiceRuntime {
 
     /// Re-reads the provisioning from the store (SIGHUP, or a technician's change).
     public func reloadProvisioning() {
+        try? options.notifier.reloading()
+        defer { try? options.notifier.ready(status: connection == nil ? "MCU link down" : "running") }
         do {
             let directory = try store.directory()
             self.directory = directory
             ingest.update(directory: directory)
             recorder.update(directory: directory)
             sendBLEFilter(at: clock.now)
-            options.log(.info, "provisioning reloaded: \(directory.drivers.count) driver(s)")
+            logger.info("provisioning reloaded: \(directory.drivers.count) driver(s)")
         } catch {
-            options.log(.error, "cannot reload provisioning: \(error)")
+            logger.error("cannot reload provisioning: \(error)")
         }
     }
 
     private func shutdown() {
+        try? options.notifier.stopping()
         let now = clock.now
         ingest.finish(at: now) { output in record(output, at: now) }
         recorder.flush()
         connection?.close()
         connection = nil
-        options.log(.info, "service stopped: \(recorder.pointsWritten) trip points written, store flushed")
+        logger.info("service stopped: \(recorder.pointsWritten) trip points written, store flushed")
     }
 
     // MARK: Link
@@ -152,7 +163,8 @@ public final class ServiceRuntime {
             var opened: String?
             let connection = try SerialOpener.open(path: options.port, baud: options.baud) { opened = $0 }
             self.connection = connection
-            options.log(.notice, opened ?? "opened \(options.port)")
+            logger.notice(opened ?? "opened \(options.port)")
+            try? options.notifier.status("MCU link up on \(options.port)")
             lastOpenError = nil
             backoffMs = Int64(options.board.link.reconnectBackoffMinMs)
             decoder.restartStream()
@@ -162,7 +174,7 @@ public final class ServiceRuntime {
             sendBLEFilter(at: now)
         } catch {
             let message = "\(error)"
-            if message != lastOpenError { options.log(.warning, "MCU link down: \(message); retrying with backoff") }
+            if message != lastOpenError { logger.warning("MCU link down: \(message); retrying with backoff") }
             lastOpenError = message
             nextConnectAt = now + backoffMs
             backoffMs = min(backoffMs * 2, Int64(options.board.link.reconnectBackoffMaxMs))
@@ -180,7 +192,7 @@ public final class ServiceRuntime {
             drainRing(at: now)
             linkTotals = linkTotals + decoder.counters
             decoder = FrameDecoder(sender: .mcu)
-            options.log(.warning, "MCU link lost: \(error); the session carries on, reconnecting")
+            logger.warning("MCU link lost: \(error); the session carries on, reconnecting")
             connection.close()
             self.connection = nil
             reconnects += 1
@@ -195,7 +207,7 @@ public final class ServiceRuntime {
             decoder.decode(chunk) { output in
                 switch output {
                 case let .frame(frame): handle(frame, at: now)
-                case let .anomaly(anomaly): options.log(.debug, "link: \(anomaly)")
+                case let .anomaly(anomaly): logger.debug("link: \(anomaly)")
                 case .duplicate: break
                 }
             }
@@ -210,11 +222,11 @@ public final class ServiceRuntime {
         case let .hello(hello):
             checkFirmware(hello)
             if ingest.helloCount > 0 {
-                options.log(.notice, "MCU rebooted (new HELLO, uptime \(hello.uptimeMs) ms); the session carries on")
+                logger.notice("MCU rebooted (new HELLO, uptime \(hello.uptimeMs) ms); the session carries on")
                 sendBLEFilter(at: now)
             }
         case let .log(log):
-            options.log(log.level == .error ? .error : log.level == .warn ? .warning : .debug, "MCU: \(log.text)")
+            logger.log(log.level == .error ? .error : log.level == .warn ? .warning : .debug, "MCU: \(log.text)")
         default:
             break
         }
@@ -229,13 +241,13 @@ public final class ServiceRuntime {
             if feedbackSent.count > 64 { feedbackSent.removeFirst() }
             send(.feedback(signal.linkPattern), at: now)
         case let .sessionStarted(driver, _):
-            options.log(.notice, "session started: \(directory.name(of: driver) ?? "\(driver)")")
+            logger.notice("session started: \(directory.name(of: driver) ?? "\(driver)")")
         case let .sessionEnded(record):
-            options.log(.notice, "session ended: \(directory.name(of: record.driver) ?? "\(record.driver)") (\(record.reason.rawValue)), \(JSONLine.formatFixed(record.metrics.distance.kilometers, decimals: 2)) km")
+            logger.notice("session ended: \(directory.name(of: record.driver) ?? "\(record.driver)") (\(record.reason.rawValue)), \(JSONLine.formatFixed(record.metrics.distance.kilometers, decimals: 2)) km")
         case let .unknownTag(uid, _):
-            options.log(.notice, "unknown tag \(uid) rejected; provision it with: fairfuel provision driver add NAME --tag \(uid.plainHex)")
+            logger.notice("unknown tag \(uid) rejected; provision it with: fairfuel provision driver add NAME --tag \(uid.plainHex)")
         case let .utcAnchored(offset, _):
-            options.log(.info, "UTC known from GNSS (offset \(offset) ms)")
+            logger.info("UTC known from GNSS (offset \(offset) ms)")
         default:
             break
         }
@@ -244,11 +256,11 @@ public final class ServiceRuntime {
     private func handle(_ outcome: CommandOutcome) {
         switch outcome {
         case let .acknowledged(seq, type, status) where status != .ok:
-            options.log(.warning, "MCU answered command 0x\(String(type, radix: 16)) seq \(seq) with \(status.name)")
+            logger.warning("MCU answered command 0x\(String(type, radix: 16)) seq \(seq) with \(status.name)")
         case let .unanswered(seq, type):
-            options.log(.warning, "MCU did not acknowledge command 0x\(String(type, radix: 16)) seq \(seq) after 3 resends")
+            logger.warning("MCU did not acknowledge command 0x\(String(type, radix: 16)) seq \(seq) after 3 resends")
         case let .refused(type):
-            options.log(.warning, "transmit queue full: command 0x\(String(type, radix: 16)) not sent")
+            logger.warning("transmit queue full: command 0x\(String(type, radix: 16)) not sent")
         default:
             break
         }
@@ -264,7 +276,7 @@ public final class ServiceRuntime {
         do {
             try connection?.write(wire)
         } catch {
-            options.log(.warning, "cannot write to the MCU: \(error)")
+            logger.warning("cannot write to the MCU: \(error)")
         }
     }
 
@@ -289,13 +301,13 @@ public final class ServiceRuntime {
     private func checkFirmware(_ hello: Hello) {
         guard let profile = options.catalog.profile(named: options.board.link.mcuBoard) ?? options.catalog.profile(for: hello) else {
             firmwareWarning = "unknown MCU board 0x\(String(hello.boardID, radix: 16))"
-            options.log(.warning, firmwareWarning!)
+            logger.warning(firmwareWarning!)
             return
         }
         let mismatches = profile.mismatches(with: hello)
         firmwareWarning = mismatches.isEmpty ? nil : mismatches.map(\.description).joined(separator: "; ")
-        if let warning = firmwareWarning { options.log(.warning, "MCU \(hello.name): \(warning)") }
-        options.log(.info, "MCU \(hello.name) firmware \(hello.firmwareVersion), board 0x\(String(hello.boardID, radix: 16))")
+        if let warning = firmwareWarning { logger.warning("MCU \(hello.name): \(warning)") }
+        logger.info("MCU \(hello.name) firmware \(hello.firmwareVersion), board 0x\(String(hello.boardID, radix: 16))")
     }
 
     // MARK: Control socket

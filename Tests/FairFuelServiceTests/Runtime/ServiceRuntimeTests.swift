@@ -37,13 +37,13 @@ import TestSupport
             var board = BoardProfile.piZero2W
             board.link.reconnectBackoffMinMs = 50
             board.link.reconnectBackoffMaxMs = 200
+            let logger = Logger(minimumLevel: .debug, style: .plain, sink: { [weak self] line in
+                self?.logLock.lock()
+                self?.logLines.append(String(decoding: line, as: UTF8.self))
+                self?.logLock.unlock()
+            })
             runtime = try ServiceRuntime(options: .init(
-                board: board, storePath: storePath, port: portLink, controlSocketPath: controlPath,
-                log: { [weak self] level, line in
-                    self?.logLock.lock()
-                    self?.logLines.append("\(level.rawValue) \(line)")
-                    self?.logLock.unlock()
-                }))
+                board: board, storePath: storePath, port: portLink, controlSocketPath: controlPath, logger: logger))
             let thread = Thread { [self] in
                 self.runtime.runLoop(shouldStop: { self.stop.lock(); defer { self.stop.unlock() }; return self.stopFlag })
             }

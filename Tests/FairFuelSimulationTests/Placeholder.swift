@@ -1,0 +1,2 @@
+// Placeholder until the simulation tests land.
+import Testing
