@@ -9,6 +9,9 @@ let suites: [(name: String, libraries: [String])] = [
     ("LinkCodec", ["FairFuelCore", "FairFuelLink", "FairFuelSimulation"]),
     ("NMEAParsing", ["FairFuelCore", "FairFuelLink", "FairFuelParsers"]),
     ("BLEParsing", ["FairFuelCore", "FairFuelLink", "FairFuelParsers"]),
+    ("Domain", ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain"]),
+    // FairFuelSQLite is not a product of FairFuel: the store exposes the VFS counts itself.
+    ("Store", ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelService"]),
 ]
 
 let package = Package(

@@ -30,7 +30,8 @@ public struct DrivingMonitor: Sendable {
     public private(set) var now = LinkMilliseconds(0)
     /// Ignition from an MCU with ignition sense; nil when the car does not report it.
     public private(set) var ignitionOn: Bool?
-    private var trip: TripMeter
+    /// The open trip's meter (read-only: status and tests).
+    public private(set) var trip: TripMeter
     private var fuel: FuelEstimator
     private var fuelTotal = Liters.zero
     private var sessionFuelStart = Liters.zero

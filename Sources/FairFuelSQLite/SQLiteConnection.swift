@@ -14,13 +14,14 @@ public final class SQLiteConnection {
         case readOnly
     }
 
-    /// Opens (creating it in `.readWrite` mode) the database at `path`.
-    public init(path: String, mode: Mode = .readWrite) throws(SQLiteError) {
+    /// Opens (creating it in `.readWrite` mode) the database at `path`, through the VFS
+    /// registered as `vfs` (nil: SQLite's default).
+    public init(path: String, mode: Mode = .readWrite, vfs: String? = nil) throws(SQLiteError) {
         self.path = path
         var db: OpaquePointer?
         let flags = (mode == .readWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY)
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let code = sqlite3_open_v2(path, &db, flags, vfs)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             if let db { sqlite3_close_v2(db) }
@@ -116,6 +117,50 @@ public final class SQLiteConnection {
     /// Gives up waiting for a lock after `milliseconds` (then SQLITE_BUSY).
     public func setBusyTimeout(milliseconds: Int32) {
         sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// The integer a pragma returns (`page_count`, `freelist_count`, `auto_vacuum`, ...).
+    public func pragmaInt(_ name: String) throws(SQLiteError) -> Int64 {
+        try scalarInt("PRAGMA \(name)") ?? 0
+    }
+
+    /// `PRAGMA quick_check`: an empty array when the file is sound, else at most `maximumErrors` problems.
+    public func quickCheck(maximumErrors: Int = 10) throws(SQLiteError) -> [String] {
+        let rows = try query("PRAGMA quick_check(\(maximumErrors))") { $0.text(0) ?? "" }
+        return rows == ["ok"] ? [] : rows
+    }
+
+    /// `PRAGMA integrity_check`: like `quickCheck`, and also checks that indexes match their tables.
+    public func integrityCheck(maximumErrors: Int = 10) throws(SQLiteError) -> [String] {
+        let rows = try query("PRAGMA integrity_check(\(maximumErrors))") { $0.text(0) ?? "" }
+        return rows == ["ok"] ? [] : rows
+    }
+
+    /// How a WAL checkpoint treats readers and the writer.
+    public enum CheckpointMode: Sendable {
+        /// Copies what it can without waiting for anyone.
+        case passive
+        /// Waits for readers to finish with the WAL, then copies all of it and restarts it from the start.
+        case restart
+        /// Like `restart`, and truncates the WAL file to zero bytes.
+        case truncate
+    }
+
+    /// Copies WAL frames into the database; returns the frames in the WAL and those now in the database.
+    @discardableResult
+    public func checkpoint(_ mode: CheckpointMode) throws(SQLiteError) -> (walFrames: Int, checkpointedFrames: Int) {
+        let raw = switch mode {
+        case .passive: SQLITE_CHECKPOINT_PASSIVE
+        case .restart: SQLITE_CHECKPOINT_RESTART
+        case .truncate: SQLITE_CHECKPOINT_TRUNCATE
+        }
+        var log: Int32 = 0
+        var done: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(handle, nil, raw, &log, &done)
+        guard code == SQLITE_OK || code == SQLITE_BUSY else {
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastErrorMessage, sql: "checkpoint")
+        }
+        return (Int(log), Int(done))
     }
 
     /// Drops cached statements (after a schema change).

@@ -20,6 +20,11 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isDiskFull: Bool { primaryCode == SQLITE_FULL }
     public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
     public var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
+    /// The file itself is bad (corrupt, not a database, unreadable), not the moment (busy, locked, full).
+    public var isUnreadableFile: Bool {
+        isCorrupt || primaryCode == SQLITE_CANTOPEN || primaryCode == SQLITE_FORMAT
+            || code == SQLITE_IOERR | (1 << 8) || code == SQLITE_IOERR | (2 << 8) || code == SQLITE_IOERR  // IOERR_READ, IOERR_SHORT_READ
+    }
 
     public var description: String {
         let name = String(cString: sqlite3_errstr(code))

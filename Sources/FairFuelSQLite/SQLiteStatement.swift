@@ -64,6 +64,11 @@ public final class SQLiteStatement {
     public func bind(int64 value: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, value) }
     public func bind(double value: Double, at index: Int32) { sqlite3_bind_double(handle, index, value) }
     public func bindNull(at index: Int32) { sqlite3_bind_null(handle, index) }
+    /// Binds a copy of `bytes` as a blob.
+    public func bind(bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
+        let code = sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), fairfuel_sqlite_transient())
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, message: connection.lastErrorMessage, sql: sql) }
+    }
 
     /// Advances; true when a row is available, false when done.
     public func step() throws(SQLiteError) -> Bool {
@@ -89,6 +94,13 @@ public final class SQLiteStatement {
         guard let pointer = sqlite3_column_text(handle, column) else { return nil }
         return String(cString: pointer)
     }
+    /// A blob column's bytes, valid only inside `body` (until the statement moves on).
+    public func withBlob<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let pointer = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
+    }
+    public func blob(_ column: Int32) -> [UInt8] { withBlob(column) { Array($0) } }
     public func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
     public func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
 }

@@ -4,9 +4,24 @@ import FairFuelSQLite
 public struct Migration: Sendable {
     public var name: String
     public var sql: String
+    /// Work SQL cannot say (re-encoding data), run after `sql`.
+    public var body: (@Sendable (SQLiteConnection) throws -> Void)?
+    /// False for a step that cannot run inside a transaction (VACUUM); it must be safe to repeat,
+    /// since a power cut may come after it ran and before it was recorded.
+    public var inTransaction: Bool
+
     public init(_ name: String, _ sql: String) {
         self.name = name
         self.sql = sql
+        body = nil
+        inTransaction = true
+    }
+
+    public init(_ name: String, sql: String = "", inTransaction: Bool = true, body: @escaping @Sendable (SQLiteConnection) throws -> Void) {
+        self.name = name
+        self.sql = sql
+        self.body = body
+        self.inTransaction = inTransaction
     }
 }
 
@@ -17,6 +32,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case sqlite(SQLiteError)
     case invalid(String)
     case notFound(String)
+    /// The disk (or the file system holding the store) is full; the write was retried after pruning.
+    case diskFull(path: String, operation: String)
+    /// A stored track chunk cannot be decoded.
+    case corruptTrack(session: Int64, sequence: Int64, reason: String)
+    /// Start-up found the file corrupt or unreadable and could not move it aside.
+    case cannotMoveAside(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -25,6 +46,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .sqlite(error): error.description
         case let .invalid(message): message
         case let .notFound(message): message
+        case let .diskFull(path, operation): "the disk holding \(path) is full (\(operation)); pruned the oldest tracks and will retry"
+        case let .corruptTrack(session, sequence, reason): "track chunk \(sequence) of session \(session) is corrupt: \(reason)"
+        case let .cannotMoveAside(path, reason): "\(path) is corrupt or unreadable and cannot be moved aside: \(reason)"
         }
     }
 }
@@ -66,14 +90,22 @@ public struct Migrator: Sendable {
         guard unknown.isEmpty else { throw .newerSchema(path: connection.path, unknownMigrations: unknown) }
         for (order, migration) in migrations.enumerated() where !done.contains(migration.name) {
             do {
-                try connection.execute("BEGIN IMMEDIATE")
-                try connection.execute(migration.sql)
+                if migration.inTransaction { try connection.execute("BEGIN IMMEDIATE") }
+                if !migration.sql.isEmpty { try connection.execute(migration.sql) }
+                connection.clearStatementCache()
+                try migration.body?(connection)
+                if !migration.inTransaction { try connection.execute("BEGIN IMMEDIATE") }
                 try connection.run(
                     "INSERT INTO schema_migrations (name, applied_order) VALUES (?, ?)", .text(migration.name), .int(order))
                 try connection.execute("COMMIT")
             } catch {
-                try? connection.execute("ROLLBACK")
-                throw .sqlite(error)
+                if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+                connection.clearStatementCache()
+                switch error {
+                case let error as SQLiteError: throw .sqlite(error)
+                case let error as StoreError: throw error
+                default: throw .invalid("migration \(migration.name) failed: \(error)")
+                }
             }
         }
         connection.clearStatementCache()

@@ -131,5 +131,8 @@ enum StoreSchema {
             ALTER TABLE calibrations ADD COLUMN ratio REAL;
             ALTER TABLE calibrations ADD COLUMN outcome TEXT NOT NULL DEFAULT 'accepted';
             """),
+        // The rolling store (StoreSchema+RollingStore.swift): compact track chunks, then incremental vacuum.
+        trackChunks,
+        incrementalVacuum,
     ]
 }

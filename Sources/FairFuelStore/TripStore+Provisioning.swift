@@ -108,10 +108,13 @@ extension TripStore {
         }
     }
 
-    /// Records an event for technicians (unknown tags, link errors, resets).
+    /// Records an event for technicians (unknown tags, link errors, resets); past the
+    /// retention policy's `eventLogMaxRows`, the oldest goes.
     public func logEvent(kind: String, detail: String, utcMs: Int64?) throws(StoreError) {
+        let cap = Int64(max(1, configuration.retention.eventLogMaxRows))
         try write {
             try connection.run("INSERT INTO events (t_utc_ms, kind, detail) VALUES (?, ?, ?)", .optional(utcMs), .text(kind), .text(detail))
+            try connection.run("DELETE FROM events WHERE id <= ?", .integer(connection.lastInsertRowID - cap))
         }
     }
 

@@ -153,22 +153,37 @@ extension TripStore {
     }
 
     /// Each session's fuel as a running total over UTC time.
+    ///
+    /// Only a session with a refuel inside its span is ever cut, so only those have their
+    /// points decoded; any other is its start and its last point, which gives the same
+    /// litres and metres for every window that does not cut it.
     func fuelTraces() throws -> [FuelTrace] {
         let sessions = try connection.query(
             """
-            SELECT id, driver_id, driver_name, start_utc_ms, COALESCE(end_utc_ms, last_utc_ms), fuel_l, distance_m, fuel_scale
+            SELECT id, driver_id, driver_name, start_utc_ms, end_utc_ms, fuel_l, distance_m, fuel_scale
             FROM sessions WHERE driver_id IS NOT NULL AND start_utc_ms IS NOT NULL
             """
         ) { ($0.int64(0), DriverID($0.int64(1)), $0.text(2) ?? "", $0.int64(3), $0.optionalInt64(4), $0.double(5), $0.double(6), $0.double(7)) }
-        return try sessions.map { (id, driver, name, start, end, fuel, distance, scale) in
+        let refuelTimes = try connection.query("SELECT at_utc_ms FROM refuels ORDER BY at_utc_ms") { $0.int64(0) }
+        return try sessions.map { (id, driver, name, start, storedEnd, fuel, distance, scale) in
+            let session = SessionID(id)
             var points: [(Int64, Double)] = [(start, 0)]
             var distances: [Double] = [0]
-            for (t, f, d) in try connection.query(
-                "SELECT t_utc_ms, fuel_l, distance_m FROM trip_points WHERE session_id = ? ORDER BY t_utc_ms", .integer(id)
-            ) { ($0.int64(0), $0.double(1), $0.double(2)) } {
-                points.append((t, f))
-                distances.append(d)
+            var stored: [StoredTripPoint] = []
+            if let span = try TrackChunkStorage.span(of: session, connection: connection) {
+                let from = min(start, span.first)
+                let to = max(storedEnd ?? span.last, span.last)
+                if refuelTimes.contains(where: { $0 > from && $0 < to }) {
+                    stored = try TrackChunkStorage.points(of: session, connection: connection)
+                } else if let last = try TrackChunkStorage.lastPoint(of: session, connection: connection) {
+                    stored = [last]
+                }
             }
+            for point in stored {
+                points.append((point.utcMs, point.fuelLiters))
+                distances.append(point.distanceMeters)
+            }
+            let end = storedEnd ?? stored.last?.utcMs
             if let end, end >= (points.last?.0 ?? start) {
                 points.append((end, max(fuel, points.last?.1 ?? 0)))
                 distances.append(max(distance, distances.last ?? 0))

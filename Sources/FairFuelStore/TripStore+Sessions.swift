@@ -68,29 +68,27 @@ extension TripStore {
         }
     }
 
-    /// Writes a batch of trip points in one transaction and moves each session's last recorded moment.
+    /// Writes a batch of trip points in one transaction, as one compact chunk per session.
+    ///
+    /// The open session's row is not touched (its end and totals come from its last chunk),
+    /// so a batch of one session rewrites a single page of the file.
     public func appendTripPoints<C: Collection>(_ points: C) throws(StoreError) where C.Element == StoredTripPoint {
         guard !points.isEmpty else { return }
+        var next: [Int64: Int64] = [:]
         try write {
-            let insert = try connection.statement(
-                "INSERT INTO trip_points (session_id, t_utc_ms, lat, lon, speed_mps, distance_m, fuel_l) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            for point in points {
-                insert.rewind()
-                insert.bind(int64: point.session.rawValue, at: 1)
-                insert.bind(int64: point.utcMs, at: 2)
-                insert.bind(double: point.latitude, at: 3)
-                insert.bind(double: point.longitude, at: 4)
-                insert.bind(double: point.speedMetersPerSecond, at: 5)
-                insert.bind(double: point.distanceMeters, at: 6)
-                insert.bind(double: point.fuelLiters, at: 7)
-                while try insert.step() {}
-            }
-            if let last = points.max(by: { $0.utcMs < $1.utcMs }) {
-                try connection.run(
-                    "UPDATE sessions SET last_utc_ms = MAX(COALESCE(last_utc_ms, 0), ?), distance_m = ?, fuel_l = ? WHERE id = ? AND end_reason IS NULL",
-                    .integer(last.utcMs), .real(last.distanceMeters), .real(last.fuelLiters), .integer(last.session.rawValue))
+            var start = points.startIndex
+            while start != points.endIndex {
+                let session = points[start].session.rawValue
+                var end = points.index(after: start)
+                while end != points.endIndex, points[end].session.rawValue == session { end = points.index(after: end) }
+                let first = try next[session] ?? nextChunkSequence[session] ?? TrackChunkStorage.nextSequence(session: session, connection: connection)
+                next[session] = try TrackChunkStorage.insert(
+                    points[start..<end], session: session, firstSequence: first, connection: connection, buffer: &chunkBuffer)
+                start = end
             }
         }
+        if nextChunkSequence.count > 16 { nextChunkSequence.removeAll(keepingCapacity: true) }
+        nextChunkSequence.merge(next) { $1 }
     }
 
     /// Records a session end with its metrics at once, synced to disk.
@@ -127,29 +125,37 @@ extension TripStore {
         }
     }
 
-    /// Ends every session a power cut left open, at its last recorded moment (`power_loss`).
+    /// Ends every session a power cut left open, at its last recorded moment (`power_loss`),
+    /// with the distance, fuel and top speed of its stored points.
     @discardableResult
     public func endSessionsLeftOpen() throws(StoreError) -> [SessionID] {
-        try write(durable: true) {
-            let open = try connection.query(
+        let open = try wrap { () throws(SQLiteError) in
+            try connection.query(
                 "SELECT id, start_utc_ms, last_utc_ms FROM sessions WHERE end_reason IS NULL ORDER BY id"
             ) { (SessionID($0.int64(0)), $0.optionalInt64(1), $0.optionalInt64(2)) }
-            for (id, start, last) in open {
-                let end = last ?? start
-                let summary = try connection.query(
-                    "SELECT MAX(distance_m), MAX(fuel_l), MAX(speed_mps) FROM trip_points WHERE session_id = ?",
-                    .integer(id.rawValue)
-                ) { ($0.optionalDouble(0) ?? 0, $0.optionalDouble(1) ?? 0, $0.optionalDouble(2) ?? 0) }.first ?? (0, 0, 0)
-                let duration = (start != nil && end != nil) ? end! - start! : 0
+        }
+        guard !open.isEmpty else { return [] }
+        var summaries: [(id: SessionID, end: Int64?, duration: Int64, distance: Double, fuel: Double, speed: Double)] = []
+        for (id, start, last) in open {
+            let points = try TrackChunkStorage.points(of: id, connection: connection)
+            let end = points.last.map { max($0.utcMs, last ?? $0.utcMs) } ?? last ?? start
+            let duration = (start != nil && end != nil) ? max(0, end! - start!) : 0
+            summaries.append((
+                id, end, duration, points.map(\.distanceMeters).max() ?? 0, points.map(\.fuelLiters).max() ?? 0,
+                points.map(\.speedMetersPerSecond).max() ?? 0))
+        }
+        try write(durable: true) {
+            for summary in summaries {
                 try connection.run(
                     """
-                    UPDATE sessions SET end_reason = 'power_loss', end_utc_ms = ?, duration_ms = ?, distance_m = ?,
-                        fuel_l = ?, max_speed_mps = ? WHERE id = ?
+                    UPDATE sessions SET end_reason = 'power_loss', end_utc_ms = ?, last_utc_ms = COALESCE(?, last_utc_ms),
+                        duration_ms = ?, distance_m = ?, fuel_l = ?, max_speed_mps = ? WHERE id = ? AND end_reason IS NULL
                     """,
-                    .optional(end), .integer(duration), .real(summary.0), .real(summary.1), .real(summary.2), .integer(id.rawValue))
+                    .optional(summary.end), .optional(summary.end), .integer(summary.duration), .real(summary.distance),
+                    .real(summary.fuel), .real(summary.speed), .integer(summary.id.rawValue))
             }
-            return open.map(\.0)
         }
+        return open.map(\.0)
     }
 
     public func addUntracked(fromUTCMs: Int64, toUTCMs: Int64, distanceMeters: Double, fuelLiters: Double, fuelScale: Double = 1) throws(StoreError) {
@@ -160,9 +166,10 @@ extension TripStore {
         }
     }
 
-    /// Sessions, oldest first, optionally filtered.
+    /// Sessions, oldest first, optionally filtered. An open session shows its totals so far
+    /// (from its last stored point).
     public func sessions(driver: DriverID? = nil, sinceUTCMs: Int64? = nil, untilUTCMs: Int64? = nil) throws(StoreError) -> [StoredSession] {
-        try wrap { () throws(SQLiteError) in
+        var sessions = try wrap { () throws(SQLiteError) in
             try connection.query(
                 """
                 SELECT id, driver_id, driver_name, start_utc_ms, end_utc_ms, end_reason, stopped_utc_ms, driver_left_utc_ms,
@@ -182,18 +189,17 @@ extension TripStore {
                     harshAccelerations: row.int(13), harshBrakings: row.int(14), fuelLiters: row.double(15))
             }
         }
+        for index in sessions.indices where sessions[index].endReason == nil {
+            guard let last = try TrackChunkStorage.lastPoint(of: sessions[index].id, connection: connection) else { continue }
+            sessions[index].distanceMeters = max(sessions[index].distanceMeters, last.distanceMeters)
+            sessions[index].fuelLiters = max(sessions[index].fuelLiters, last.fuelLiters)
+            if let start = sessions[index].startUTCMs { sessions[index].durationMs = max(0, last.utcMs - start) }
+        }
+        return sessions
     }
 
+    /// Every stored point of `session`, in time order (after retention: what it kept).
     public func tripPoints(session: SessionID) throws(StoreError) -> [StoredTripPoint] {
-        try wrap { () throws(SQLiteError) in
-            try connection.query(
-                "SELECT t_utc_ms, lat, lon, speed_mps, distance_m, fuel_l FROM trip_points WHERE session_id = ? ORDER BY t_utc_ms",
-                .integer(session.rawValue)
-            ) { row in
-                StoredTripPoint(
-                    session: session, utcMs: row.int64(0), latitude: row.double(1), longitude: row.double(2),
-                    speedMetersPerSecond: row.double(3), distanceMeters: row.double(4), fuelLiters: row.double(5))
-            }
-        }
+        try TrackChunkStorage.points(of: session, connection: connection)
     }
 }

@@ -2,28 +2,71 @@ import FairFuelCore
 import FairFuelDomain
 import FairFuelParsers
 import FairFuelSQLite
+import Synchronization
 
 /// The single façade over the SQLite store: opens, migrates, and reads and writes
-/// provisioning, sessions, trip points, untracked driving, refuels and splits.
+/// provisioning, sessions, trip points, untracked driving, refuels and splits, and
+/// keeps the file within its retention policy.
 ///
-/// One `TripStore` is the writer; readers open their own with `.readOnly`
-/// (WAL lets them read committed data while the writer works).
+/// One `TripStore` is the writer; readers open their own with `readOnly` (WAL lets
+/// them read committed data while the writer works, and never blocks it).
 public final class TripStore {
     public let path: String
     public let connection: SQLiteConnection
+    public let configuration: StoreConfiguration
+    /// The counting VFS the connection goes through, when the configuration asked for one.
+    let countingVFS: SQLiteCountingVFS?
+    /// Next chunk number of recently written sessions (ids are never reused).
+    var nextChunkSequence: [Int64: Int64] = [:]
+    /// Scratch space for encoding chunks, kept between writes.
+    var chunkBuffer: [UInt8] = []
+    /// Writes refused in a row by a full disk; relief (and its log line) comes on the first and every 60th.
+    var diskFullStreak = 0
+
+    private static let vfsCounter = Atomic<Int>(0)
 
     /// Opens (creating and migrating as needed) the store at `path`.
-    public init(path: String, readOnly: Bool = false) throws(StoreError) {
+    ///
+    /// A writer sets WAL mode, incremental vacuum on a new file, and the durability and
+    /// checkpoint size of `configuration`. A reader (`readOnly`) only checks that this
+    /// build knows the file's schema.
+    public init(path: String, readOnly: Bool = false, configuration: StoreConfiguration = StoreConfiguration()) throws(StoreError) {
         self.path = path
+        self.configuration = configuration
+        var vfsName: String?
+        var counting: SQLiteCountingVFS?
+        switch configuration.vfs {
+        case .system:
+            break
+        case .counting:
+            let name = "fairfuel-counting-\(Self.vfsCounter.add(1, ordering: .relaxed).newValue)"
+            do { counting = try SQLiteCountingVFS.register(name: name) } catch { throw .sqlite(error) }
+            vfsName = name
+        case let .named(name):
+            vfsName = name
+            counting = SQLiteCountingVFS.named(name)
+        }
+        countingVFS = counting
+        chunkBuffer.reserveCapacity(2 * TrackChunkCodec.maximumBlobBytes)
         do {
-            connection = try SQLiteConnection(path: path, mode: readOnly ? .readOnly : .readWrite)
-            connection.setBusyTimeout(milliseconds: 5_000)
+            connection = try SQLiteConnection(path: path, mode: readOnly ? .readOnly : .readWrite, vfs: vfsName)
+            connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMs)
             try connection.execute("PRAGMA foreign_keys = ON")
             if !readOnly {
-                // WAL: readers never block the writer; synchronous=NORMAL syncs at checkpoints,
-                // and the few commits that must survive a power cut ask for FULL themselves.
+                if try connection.pragmaInt("page_count") == 0 {
+                    // Must precede the first table; older files get it from a migration.
+                    try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+                }
+                // WAL: readers never block the writer, and a commit appends pages instead of rewriting them.
                 _ = try connection.scalarText("PRAGMA journal_mode = WAL")
-                try connection.execute("PRAGMA synchronous = NORMAL")
+                try connection.execute("PRAGMA synchronous = \(configuration.durability == .syncEveryCommit ? "FULL" : "NORMAL")")
+                let pageSize = max(512, try connection.pragmaInt("page_size"))
+                let walBytes = configuration.retention.walAllowanceBytes
+                // Checkpoint before the WAL (frames of a page and a 24-byte header) outgrows its allowance.
+                try connection.execute("PRAGMA wal_autocheckpoint = \(max(16, walBytes / (pageSize + 24)))")
+                _ = try connection.scalarInt("PRAGMA journal_size_limit = \(walBytes)")
+            } else {
+                try connection.execute("PRAGMA query_only = 1")
             }
         } catch {
             throw .sqlite(error)
@@ -35,14 +78,44 @@ public final class TripStore {
             if !unknown.isEmpty { throw .newerSchema(path: path, unknownMigrations: unknown) }
         } else {
             try Migrator(StoreSchema.migrations).migrate(connection)
+            restoreDiskReserve()
         }
     }
 
-    /// Runs `body` in one transaction; with `durable`, the commit is synced to disk before returning.
+    /// Runs `body` in one transaction; with `durable`, the commit is synced to disk before returning
+    /// (every commit is, under `.syncEveryCommit`).
+    ///
+    /// A full disk is met by `relieveDiskPressure()` and one retry (on the first refusal of a run
+    /// of them, then every 60th, so that a long episode neither floods the log nor thins the
+    /// whole history); otherwise the error is `.diskFull`, the transaction is rolled back and
+    /// the store stays usable.
+    @discardableResult
     public func write<T>(durable: Bool = false, _ body: () throws -> T) throws(StoreError) -> T {
         do {
-            if durable { try connection.execute("PRAGMA synchronous = FULL") }
-            defer { if durable { try? connection.execute("PRAGMA synchronous = NORMAL") } }
+            let result = try writeOnce(durable: durable, body)
+            diskFullStreak = 0
+            return result
+        } catch let error where error.isDiskFull {
+            diskFullStreak += 1
+            guard diskFullStreak % 60 == 1 else { throw .diskFull(path: path, operation: "write") }
+            log(.warning, "the disk holding \(path) is full (\(diskFullStreak) write(s) refused); making room and retrying")
+            relieveDiskPressure()
+            do {
+                let result = try writeOnce(durable: durable, body)
+                diskFullStreak = 0
+                return result
+            } catch let retried where retried.isDiskFull {
+                log(.error, "the disk holding \(path) is still full; the caller keeps its data and retries")
+                throw .diskFull(path: path, operation: "write")
+            }
+        }
+    }
+
+    func writeOnce<T>(durable: Bool, _ body: () throws -> T) throws(StoreError) -> T {
+        let toggle = durable && configuration.durability != .syncEveryCommit
+        do {
+            if toggle { try connection.execute("PRAGMA synchronous = FULL") }
+            defer { if toggle { try? connection.execute("PRAGMA synchronous = NORMAL") } }
             return try connection.transaction("IMMEDIATE", body)
         } catch let error as SQLiteError {
             throw .sqlite(error)
@@ -55,5 +128,25 @@ public final class TripStore {
 
     func wrap<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
         do { return try body() } catch { throw .sqlite(error) }
+    }
+
+    func log(_ level: StoreLogLevel, _ message: String) {
+        configuration.log?(level, message)
+    }
+
+    /// Bytes written and syncs since the store opened, when it goes through a counting VFS.
+    public var ioCounters: StoreIOCounters? {
+        countingVFS.map { StoreIOCounters($0.counters) }
+    }
+}
+
+extension StoreError {
+    /// The disk or the file system is full (SQLite's `SQLITE_FULL`).
+    public var isDiskFull: Bool {
+        switch self {
+        case let .sqlite(error): error.isDiskFull
+        case .diskFull: true
+        default: false
+        }
     }
 }

@@ -10,6 +10,8 @@ struct FairFuelCommand: ParsableCommand {
             RunCommand.self,
             StatusCommand.self,
             SessionCommand.self,
+            SimCommand.self,
+            RecordCommand.self,
             DecodeCommand.self,
             NMEACommand.self,
             ReplayCommand.self,
@@ -18,6 +20,7 @@ struct FairFuelCommand: ParsableCommand {
             RefuelCommand.self,
             TripsCommand.self,
             SplitCommand.self,
+            StoreCommand.self,
             SynthCommand.self,
             VersionCommand.self,
         ])

@@ -10,9 +10,13 @@ public struct MotionStep: Sendable, Equatable {
     public var distance: Meters
     /// Speed at this fix (receiver speed, gated; 0 below the stopped threshold).
     public var speed: MetersPerSecond
+    /// Speed as the receiver reported it, ungated: for dynamics (harsh events), where the
+    /// gate's jump from 0 to 2 m/s would read as an acceleration.
+    public var receiverSpeed: MetersPerSecond
     public var latitude: Double
     public var longitude: Double
-    /// True when the step follows a gap (first fix, GNSS outage, re-anchoring).
+    /// True when the step follows a gap (first fix, GNSS outage, re-anchoring); after an
+    /// outage `distance` is the straight line across it when the speeds either side explain it.
     public var afterGap: Bool
 }
 
@@ -21,7 +25,8 @@ public struct MotionStep: Sendable, Equatable {
 public struct MotionTracker: Sendable {
     public let thresholds: MotionThresholds
     public let sessionThresholds: SessionThresholds
-    /// Fixes further apart than this start a new segment (no distance bridged by speed).
+    /// Fixes further apart than this start a new segment: distance across it is the straight
+    /// line, when plausible (a tunnel), never a guess from speed.
     public let gapMs: Int64
 
     public private(set) var lastAccepted: MotionStep?
@@ -83,7 +88,8 @@ public struct MotionTracker: Sendable {
         }
 
         guard let previous = lastAccepted, time.value - previous.time.value <= gapMs, time > previous.time else {
-            return anchor(latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time, afterGap: true)
+            let bridged = lastAccepted.map { bridge(from: $0, latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time) }
+            return anchor(latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time, afterGap: true, distance: bridged ?? .zero)
         }
         let elapsedMs = time.value - previous.time.value
         let seconds = Double(elapsedMs) / 1000
@@ -126,23 +132,42 @@ public struct MotionTracker: Sendable {
         updateStopped(isStopped, at: time)
         let step = MotionStep(
             time: time, elapsedMs: elapsedMs, distance: distance,
-            speed: MetersPerSecond(isStopped ? 0 : reportedSpeed), latitude: latitude, longitude: longitude,
-            afterGap: false)
+            speed: MetersPerSecond(isStopped ? 0 : reportedSpeed), receiverSpeed: MetersPerSecond(reportedSpeed),
+            latitude: latitude, longitude: longitude, afterGap: false)
         lastAccepted = step
         return step
     }
 
-    private mutating func anchor(latitude: Double, longitude: Double, speed: Double, at time: LinkMilliseconds, afterGap: Bool) -> MotionStep {
+    private mutating func anchor(
+        latitude: Double, longitude: Double, speed: Double, at time: LinkMilliseconds, afterGap: Bool, distance: Meters = .zero
+    ) -> MotionStep {
         anchorLatitude = latitude
         anchorLongitude = longitude
         // With no previous position to compare, slow speeds are taken as the noise they usually are.
         let isStopped = speed < thresholds.jitterSpeedMetersPerSecond
         updateStopped(isStopped, at: time)
         let step = MotionStep(
-            time: time, elapsedMs: 0, distance: .zero, speed: MetersPerSecond(isStopped ? 0 : speed),
-            latitude: latitude, longitude: longitude, afterGap: afterGap)
+            time: time, elapsedMs: 0, distance: distance, speed: MetersPerSecond(isStopped ? 0 : speed),
+            receiverSpeed: MetersPerSecond(speed), latitude: latitude, longitude: longitude, afterGap: afterGap)
         lastAccepted = step
         return step
+    }
+
+    /// The straight line across a GNSS outage (a tunnel): zero when it is within the jitter
+    /// radius, longer than the speeds either side explain, or the outage so long that the
+    /// car counts as parked.
+    private func bridge(from previous: MotionStep, latitude: Double, longitude: Double, speed: Double, at time: LinkMilliseconds)
+        -> Meters
+    {
+        let elapsedMs = time.value - previous.time.value
+        guard elapsedMs > 0, elapsedMs < sessionThresholds.gnssLostAssumeStoppedMs else { return .zero }
+        let chord = Geodesy.distance(
+            latitude1: previous.latitude, longitude1: previous.longitude, latitude2: latitude, longitude2: longitude)
+        let plausibleSpeed = max(previous.speed.value, speed, 5) * 2 + 10
+        guard chord.value > thresholds.jitterRadiusMeters, chord.value <= plausibleSpeed * Double(elapsedMs) / 1000 + 25 else {
+            return .zero
+        }
+        return chord
     }
 
     private mutating func updateStopped(_ isStopped: Bool, at time: LinkMilliseconds) {

@@ -28,6 +28,10 @@ public struct TripMeter: Sendable {
         recent = FixedRing(capacity: speedHistoryCapacity)
     }
 
+    /// Speed samples held for harsh events; never more than `speedHistoryCapacity`.
+    public var speedHistoryCount: Int { recent.count }
+    public var speedHistoryCapacity: Int { recent.capacity }
+
     /// Starts a new trip at `time`, forgetting the previous one.
     public mutating func start(at time: LinkMilliseconds) {
         metrics = TripMetrics()
@@ -55,7 +59,7 @@ public struct TripMeter: Sendable {
         metrics.distance += step.distance
         if step.speed > metrics.maximumSpeed { metrics.maximumSpeed = step.speed }
         if step.afterGap { recent.removeAll() }
-        detectHarsh(timeMs: step.time.value, speed: step.speed.value)
+        detectHarsh(timeMs: step.time.value, speed: step.receiverSpeed.value)
         lastTime = step.time
         lastSpeed = step.speed.value
         metrics.durationMs = step.time.value - (startTime?.value ?? step.time.value)

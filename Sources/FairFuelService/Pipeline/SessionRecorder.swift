@@ -33,6 +33,14 @@ public final class SessionRecorder {
     public private(set) var pointsWritten = 0
     /// Trip points dropped because the buffer was full while the store refused writes.
     public private(set) var pointsDropped = 0
+    /// A session start the store refused (a full disk); retried before every write. Its trip
+    /// points wait in the buffer under session 0 until it goes in.
+    private var pendingStart: (driver: DriverID, name: String, at: LinkMilliseconds)?
+    /// Session ends the store refused, oldest first; retried before every write. A nil session
+    /// never got its start in: it is opened first (its points are lost, its summary is not).
+    private var pendingEnds: [(session: SessionID?, start: (driver: DriverID, name: String, at: LinkMilliseconds)?, record: SessionRecord, anchor: UTCAnchor)] = []
+    /// Session ends given up because more than 8 were waiting for the store.
+    public private(set) var sessionsLost = 0
 
     public init(store: TripStore, run: Int64, directory: DriverDirectory, policy: TripPointFlushPolicy, fuelScale: Double = 1) {
         self.fuelScale = fuelScale
@@ -49,6 +57,11 @@ public final class SessionRecorder {
     /// The session being recorded, if any.
     public var currentSession: SessionID? { openSession }
 
+    /// Trip points waiting to be written; never more than `policy.flushPoints`.
+    public var bufferedPointCount: Int { buffer.count }
+    /// Room reserved for them at init; the buffer never grows past it.
+    public var bufferCapacity: Int { buffer.capacity }
+
     public func record(_ output: DomainOutput) {
         switch output {
         case let .utcAnchored(offset, _):
@@ -58,11 +71,12 @@ public final class SessionRecorder {
             flush()
             sessionsStarted += 1
             let name = directory.name(of: driver) ?? "driver \(driver.rawValue)"
-            var id: SessionID?
-            attempt { id = try store.openSession(driver: driver, driverName: name, run: run, startLinkMs: at.value, startUTCMs: utc.utc(at)?.millisecondsSinceEpoch, fuelScale: fuelScale) }
-            openSession = id
+            openSession = nil
+            pendingStart = (driver, name, at)
+            retryPending()
         case let .tripPoint(point):
-            guard let session = openSession, let stamp = utc.utc(point.at) else { return }
+            guard openSession != nil || pendingStart != nil, let stamp = utc.utc(point.at) else { return }
+            let session = openSession ?? SessionID(0)
             if buffer.count >= policy.flushPoints {
                 flush()
                 if buffer.count >= policy.flushPoints {
@@ -82,9 +96,18 @@ public final class SessionRecorder {
         case let .sessionEnded(record):
             flush()
             sessionsEnded += 1
-            if let session = openSession {
-                let anchor = utc
-                attempt { try store.closeSession(session, record: record, utc: { anchor.utc($0)?.millisecondsSinceEpoch }) }
+            if openSession != nil || pendingStart != nil {
+                if pendingStart != nil {
+                    pointsDropped += buffer.count { $0.session == SessionID(0) }
+                    buffer.removeAll { $0.session == SessionID(0) }
+                }
+                if pendingEnds.count >= 8 {
+                    pendingEnds.removeFirst()
+                    sessionsLost += 1
+                }
+                pendingEnds.append((openSession, pendingStart, record, utc))
+                pendingStart = nil
+                retryPending()
             }
             openSession = nil
         case let .untrackedDriving(chunk):
@@ -101,9 +124,10 @@ public final class SessionRecorder {
         }
     }
 
-    /// Writes the buffered trip points.
+    /// Writes the buffered trip points (after any session start or end the store refused before).
     public func flush() {
-        guard !buffer.isEmpty else { return }
+        retryPending()
+        guard !buffer.isEmpty, pendingStart == nil else { return }
         var written = false
         attempt {
             try store.appendTripPoints(buffer)
@@ -112,6 +136,38 @@ public final class SessionRecorder {
         if written {
             pointsWritten += buffer.count
             buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Writes the session start and ends the store refused, in order, until one fails again.
+    private func retryPending() {
+        if let start = pendingStart {
+            var id: SessionID?
+            attempt {
+                id = try store.openSession(
+                    driver: start.driver, driverName: start.name, run: run, startLinkMs: start.at.value,
+                    startUTCMs: utc.utc(start.at)?.millisecondsSinceEpoch, fuelScale: fuelScale)
+            }
+            guard let id else { return }
+            pendingStart = nil
+            openSession = id
+            for index in buffer.indices where buffer[index].session == SessionID(0) { buffer[index].session = id }
+        }
+        while let end = pendingEnds.first {
+            var done = false
+            attempt {
+                var session = end.session
+                if session == nil, let start = end.start {
+                    session = try store.openSession(
+                        driver: start.driver, driverName: start.name, run: run, startLinkMs: start.at.value,
+                        startUTCMs: end.anchor.utc(start.at)?.millisecondsSinceEpoch, fuelScale: fuelScale)
+                    pendingEnds[0].session = session
+                }
+                if let session { try store.closeSession(session, record: end.record, utc: { end.anchor.utc($0)?.millisecondsSinceEpoch }) }
+                done = true
+            }
+            guard done else { return }
+            pendingEnds.removeFirst()
         }
     }
 

@@ -40,6 +40,7 @@ public final class ServiceRuntime {
     private var logger: Logger { options.logger }
     private let clock = MonotonicClock()
     private var lastWatchdog = LinkMilliseconds(0)
+    private var lastRetention = LinkMilliseconds(0)
     private let store: TripStore
     private let run: Int64
     private var ingest: LinkIngest
@@ -65,7 +66,27 @@ public final class ServiceRuntime {
 
     public init(options: Options) throws {
         self.options = options
-        store = try TripStore(path: options.storePath)
+        let logger = options.logger
+        var configuration = StoreConfiguration()
+        configuration.retention = RetentionPolicy(
+            diskBudgetBytes: options.board.store.diskBudgetBytes, tripPointMaxAgeDays: options.board.store.tripPointMaxAgeDays,
+            eventLogMaxRows: options.board.store.eventLogMaxRows)
+        configuration.log = { level, message in
+            switch level {
+            case .error: logger.error(message)
+            case .warning: logger.warning(message)
+            default: logger.info(message)
+            }
+        }
+        // A corrupt store is moved aside (never deleted) and a fresh one started; the wall
+        // clock, maybe wrong without an RTC, only names the moved file.
+        var wallClock = timespec()
+        clock_gettime(CLOCK_REALTIME, &wallClock)
+        store = try TripStore.openCheckingIntegrity(
+            path: options.storePath, configuration: configuration,
+            wallClockUTCMs: Int64(wallClock.tv_sec) * 1000 + Int64(wallClock.tv_nsec) / 1_000_000).store
+        // Retention once at start-up (without a trusted time: the disk budget only), then hourly.
+        if let report = try? store.enforceRetention(nowUTCMs: nil) { logger.debug("retention at start-up: \(report)") }
         let ended = try store.endSessionsLeftOpen()
         run = try store.beginRun(note: "service")
         let directory = try store.directory()
@@ -118,6 +139,10 @@ public final class ServiceRuntime {
                 lastWatchdog = after
                 try? options.notifier.watchdog()
             }
+            if after.value - lastRetention.value >= 3_600_000 {
+                lastRetention = after
+                enforceRetention(at: after)
+            }
             if after.value - lastTick.value >= 1_000 {
                 lastTick = after
                 ingest.tick(at: after) { output in record(output, at: after) }
@@ -143,6 +168,18 @@ public final class ServiceRuntime {
             logger.info("provisioning reloaded: \(directory.drivers.count) driver(s)")
         } catch {
             logger.error("cannot reload provisioning: \(error)")
+        }
+    }
+
+    /// The hourly retention pass, with GNSS time once it is known (the age limit needs it).
+    private func enforceRetention(at now: LinkMilliseconds) {
+        recorder.flush()
+        let utc = ingest.monitor.utc.utc(now)?.millisecondsSinceEpoch
+        do {
+            let report = try store.enforceRetention(nowUTCMs: utc)
+            logger.debug("retention: \(report)")
+        } catch {
+            logger.warning("retention pass failed: \(error)")
         }
     }
 

@@ -1,0 +1,542 @@
+import FairFuelCore
+import FairFuelLink
+import FairFuelParsers
+
+/// The MCU firmware's behaviour, without any I/O: simulated time in, wire bytes out.
+///
+/// `advance(to:into:)` plays every scheduled event up to a simulated time (heartbeats,
+/// NMEA epochs, advertisements, taps, ignition, resets); `receive(_:at:into:)` handles
+/// host bytes (ACKs, HELLO, filters, writes, feedback, bootloader). Outputs carry their
+/// bytes already framed and, when the scenario says so, corrupted. `VirtualMCU` moves
+/// the bytes over a pseudo-terminal; a test can drive this type directly.
+struct VirtualMCUCore {
+    enum Output {
+        /// Bytes for the line: one frame (maybe corrupted) or a garbage burst.
+        case bytes([UInt8], frameType: UInt8?)
+        /// The USB cable is pulled: close the port.
+        case unplug
+        /// Plugged in again: open a new port.
+        case replug
+    }
+
+    private enum Power {
+        case running
+        /// Reset; the HELLO goes out at `helloAt`.
+        case booting(helloAt: Int64)
+        /// In the bootloader: silent until `until`, then a reset.
+        case bootloader(until: Int64)
+        case unplugged(until: Int64)
+    }
+
+    private struct PendingWrite {
+        var seq: UInt16
+        var deadline: Int64
+        var ndef: [UInt8]
+    }
+
+    let plan: SimPlan
+    private(set) var now: Int64 = 0
+    private var power: Power
+    /// Uptime = `uptimeBase + t`, modulo 2^32.
+    private var uptimeBase: Int64
+    private var encoder = FrameEncoder(firstSeq: 0)
+    private var decoder = FrameDecoder(sender: .host)
+    private var inbound: [UInt8] = []
+    private var heldWhileBooting: [UInt8] = []
+    private var filter: [BLEFilter.Entry] = []
+    private var pendingWrite: PendingWrite?
+    private var recentAcks: [(seq: UInt16, status: Ack.Status)] = []
+    private var ignition = false
+    private var lastIgnitionChange: Int64 = -3_600_000
+    private var droppedSinceBoot = 0
+    private var nextHeartbeat: Int64?
+    private var nextEpoch: Int64?
+    private var actionIndex = 0
+    private var advertisers: [SimAdvertiser]
+    private var heap: AdvertiserHeap
+    private var gnss: GNSSReceiverModel
+    private var noise: LineNoiseInjector
+    private var nextBurst: Int64?
+    private var random: SplitMix
+    private var tagNDEF: [[UInt8]]
+    private var vehicleHint = 0
+    private(set) var ended = false
+
+    private(set) var statistics = VirtualMCUStatistics()
+    private(set) var feedback: [FeedbackRecord] = []
+    /// Events since the last `takeEvents()`.
+    private(set) var events: [SimEvent] = []
+
+    init(plan: SimPlan) {
+        self.plan = plan
+        let scenario = plan.scenario
+        power = .booting(helloAt: scenario.mcu.bootMs)
+        uptimeBase = Int64(scenario.mcu.initialUptimeMs) - scenario.mcu.bootMs
+        advertisers = plan.advertisers.map(SimAdvertiser.init(plan:))
+        heap = AdvertiserHeap()
+        gnss = GNSSReceiverModel(settings: scenario.gnss, seed: scenario.seed ^ 0x6A55)
+        noise = LineNoiseInjector(settings: scenario.noise, seed: scenario.seed ^ 0x4015E)
+        random = SplitMix(seed: scenario.seed ^ 0x5EED_1)
+        tagNDEF = plan.tags.map(\.ndef)
+        for index in advertisers.indices where advertisers[index].nextMs != .max {
+            heap.push(time: advertisers[index].nextMs, index: index)
+        }
+        nextBurst = noise.nextBurstGap()
+        events.append(SimEvent(simMs: 0, kind: .reset(reason: "power-on")))
+        statistics.resets = 1
+    }
+
+    var isRunning: Bool {
+        if case .running = power { return true }
+        return false
+    }
+
+    func uptime(at time: Int64) -> UInt32 { UInt32(truncatingIfNeeded: uptimeBase + time) }
+
+    mutating func takeEvents() -> [SimEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    /// The MCU could not queue a frame (the host is not reading): counted in HEARTBEAT's mcu_dropped.
+    mutating func noteDropped(_ count: Int = 1) {
+        droppedSinceBoot += count
+        statistics.framesDropped += count
+    }
+
+    /// Whether nothing is due soon: ignition off and no scripted event within `margin`.
+    /// Returns the simulated time until which that holds.
+    func quietUntil(margin: Int64) -> Int64? {
+        guard !ignition, pendingWrite == nil, plan.gnssPoweredSince(now) == nil else { return nil }
+        if case .running = power {} else { return nil }
+        let nextAction = actionIndex < plan.actions.count ? plan.actions[actionIndex].timeMs : plan.endMs
+        let nextGNSS = plan.nextGNSSPowerOn(atOrAfter: now) ?? .max
+        let until = min(nextAction, nextGNSS, plan.endMs) - margin
+        return until > now ? until : nil
+    }
+
+    /// The simulated time of the next scheduled event.
+    var nextEventTime: Int64 {
+        var next = ended ? Int64.max : plan.endMs
+        switch power {
+        case .booting(let at): next = min(next, at)
+        case .bootloader(let until), .unplugged(let until): next = min(next, until)
+        case .running: break
+        }
+        if actionIndex < plan.actions.count { next = min(next, plan.actions[actionIndex].timeMs) }
+        if let nextHeartbeat { next = min(next, nextHeartbeat) }
+        if let nextEpoch { next = min(next, nextEpoch) }
+        if let top = heap.top { next = min(next, top.time) }
+        if let pendingWrite { next = min(next, pendingWrite.deadline) }
+        if let nextBurst { next = min(next, nextBurst) }
+        return max(next, now)
+    }
+
+    // MARK: time
+
+    /// Plays everything scheduled up to and including `target`. After the scenario's end the
+    /// MCU goes on as a parked car's would (heartbeats); the caller decides when to stop.
+    mutating func advance(to target: Int64, into out: inout [Output]) {
+        while true {
+            let time = nextEventTime
+            if time > target { break }
+            now = time
+            if !ended && time >= plan.endMs {
+                ended = true
+                events.append(SimEvent(simMs: time, kind: .end))
+                continue
+            }
+            if !step(at: time, into: &out) { break }
+        }
+        now = max(now, target)
+    }
+
+    /// Plays the one event due at `time`; false when none was (nothing to do yet).
+    private mutating func step(at time: Int64, into out: inout [Output]) -> Bool {
+        switch power {
+        case .booting(let at) where at <= time:
+            power = .running
+            send(.hello(hello(at: time)), at: time, into: &out)
+            events.append(SimEvent(simMs: time, kind: .hello(requested: false)))
+            let phase = Int64(uptime(at: time) % 1000)
+            nextHeartbeat = time + 1000 - phase
+            scheduleEpoch(after: time)
+            if !heldWhileBooting.isEmpty {
+                let held = heldWhileBooting
+                heldWhileBooting = []
+                consume(held[...], at: time, into: &out)
+            }
+            return true
+        case .bootloader(let until) where until <= time:
+            reset(at: time, reason: "leaving the bootloader")
+            return true
+        case .unplugged(let until) where until <= time:
+            out.append(.replug)
+            reset(at: time, reason: "USB power back")
+            return true
+        default: break
+        }
+        if actionIndex < plan.actions.count && plan.actions[actionIndex].timeMs <= time {
+            let action = plan.actions[actionIndex]
+            actionIndex += 1
+            perform(action, into: &out)
+            return true
+        }
+        if let beat = nextHeartbeat, beat <= time {
+            send(.heartbeat(Heartbeat(
+                uptimeMs: uptime(at: time), mcuDropped: UInt16(clamping: droppedSinceBoot),
+                supplyMillivolts: supply(at: time), flags: ignition ? 1 : 0)), at: time, into: &out)
+            nextHeartbeat = beat + 1000
+            return true
+        }
+        if let epoch = nextEpoch, epoch <= time {
+            emitEpoch(at: time, into: &out)
+            return true
+        }
+        if let top = heap.top, top.time <= time {
+            _ = heap.pop()
+            var advertiser = advertisers[top.index]
+            let heard = advertiser.advertise(radio: plan.scenario.radio)
+            if let heard, isRunning, advertiser.passes(filter, at: top.time) {
+                send(.bleAdvertisement(BLEAdvertisementReport(
+                    mcuTimeMs: uptime(at: top.time), address: advertiser.address(at: top.time),
+                    addressType: advertiser.addressType, advertisingType: advertiser.advertisingType,
+                    rssiDBm: heard.rssi, data: heard.data[...])), at: time, into: &out)
+            }
+            if advertiser.nextMs != .max { heap.push(time: advertiser.nextMs, index: top.index) }
+            advertisers[top.index] = advertiser
+            return true
+        }
+        if let write = pendingWrite, write.deadline <= time {
+            pendingWrite = nil
+            acknowledge(write.seq, .timeout, at: time, into: &out)
+            return true
+        }
+        if let burst = nextBurst, burst <= time {
+            if isRunning { emitGarbage(noise.garbage(), at: time, into: &out) }
+            nextBurst = noise.nextBurstGap().map { time + $0 }
+            return true
+        }
+        return false
+    }
+
+    private mutating func perform(_ action: PlannedAction, into out: inout [Output]) {
+        let time = action.timeMs
+        switch action.kind {
+        case .present(let tag):
+            let tagPlan = plan.tags[tag]
+            let uidText = Hex.string(tagPlan.uid)
+            guard isRunning else {
+                events.append(SimEvent(simMs: time, kind: .missed("\(tagPlan.label) \(uidText)")))
+                return
+            }
+            events.append(SimEvent(simMs: time, kind: .tagPresented(label: tagPlan.label, uid: uidText)))
+            if let write = pendingWrite {
+                pendingWrite = nil
+                let fits = write.ndef.count <= tagPlan.kind.ndefCapacity
+                guard !tagPlan.readOnly, fits else {
+                    acknowledge(write.seq, .failed, at: time, into: &out)
+                    return
+                }
+                tagNDEF[tag] = write.ndef
+                events.append(SimEvent(simMs: time, kind: .tagWritten(label: tagPlan.label, uid: uidText, bytes: write.ndef.count)))
+                acknowledge(write.seq, .ok, at: time, into: &out)
+            }
+            send(.nfcTag(NFCTagReport(
+                mcuTimeMs: uptime(at: time), technology: tagPlan.kind.technology,
+                atqa: tagPlan.kind.atqa(uidLength: tagPlan.uid.count), sak: tagPlan.kind.sak, uid: tagPlan.uid[...],
+                ndef: tagNDEF[tag][...])), at: time, into: &out)
+        case .ignition(let on):
+            guard on != ignition else { return }
+            ignition = on
+            lastIgnitionChange = time
+            events.append(SimEvent(simMs: time, kind: .ignition(on: on)))
+            if isRunning {
+                send(.power(PowerReport(mcuTimeMs: uptime(at: time), ignitionOn: on, supplyMillivolts: supply(at: time))), at: time, into: &out)
+            }
+        case .reboot:
+            reset(at: time, reason: "watchdog reboot")
+        case .unplug(let duration):
+            events.append(SimEvent(simMs: time, kind: .unplugged))
+            out.append(.unplug)
+            enterSilence(.unplugged(until: time + duration))
+        case .noise(let settings):
+            noise.change(to: settings)
+            events.append(SimEvent(simMs: time, kind: .noise(settings)))
+            nextBurst = noise.nextBurstGap().map { time + $0 }
+        case .garbage(let count):
+            if isRunning { emitGarbage(noise.garbage(count: count), at: time, into: &out) }
+        case .log(let level, let text):
+            if isRunning { send(.log(MCULog(level: level, text: text)), at: time, into: &out) }
+            events.append(SimEvent(simMs: time, kind: .log(text)))
+        case .note(let text):
+            events.append(SimEvent(simMs: time, kind: .note(text)))
+        case .end:
+            break
+        }
+    }
+
+    // MARK: host commands
+
+    /// Handles bytes from the host that arrived at simulated time `time`.
+    mutating func receive(_ bytes: ArraySlice<UInt8>, at time: Int64, into out: inout [Output]) {
+        advance(to: time, into: &out)
+        consume(bytes, at: time, into: &out)
+    }
+
+    private mutating func consume(_ bytes: ArraySlice<UInt8>, at time: Int64, into out: inout [Output]) {
+        if case .booting = power {
+            // The USB stack holds what the host sent until the firmware is up.
+            if heldWhileBooting.count < 4096 { heldWhileBooting.append(contentsOf: bytes) }
+            return
+        }
+        guard isRunning else { return }  // a bootloader or an unplugged MCU does not speak the protocol
+        inbound.append(contentsOf: bytes)
+        var start = 0
+        var index = 0
+        while index < inbound.count {
+            if inbound[index] == 0 {
+                let frame = Array(inbound[start...index])
+                handleHostFrame(frame, at: time, into: &out)
+                start = index + 1
+                if !isRunning { inbound.removeAll(); return }
+            } else if index - start >= FrameDecoder.maximumEncodedLength {
+                // An oversize run: let the decoder count it and skip to the next delimiter.
+                decoder.decode(Array(inbound[start...index])) { _ in }
+                start = index + 1
+            }
+            index += 1
+        }
+        inbound.removeFirst(start)
+        statistics.hostCounters = decoder.counters
+    }
+
+    private mutating func handleHostFrame(_ frame: [UInt8], at time: Int64, into out: inout [Output]) {
+        // The seq, read ahead of the decoder so that a bad payload can be answered.
+        var seq: UInt16?
+        if frame.count > 1, let body = COBS.decode(frame.dropLast()), body.count >= 6,
+            CRC16.checksum(body[0..<(body.count - 2)]) == UInt16(body[body.count - 2]) | UInt16(body[body.count - 1]) << 8
+        {
+            seq = UInt16(body[2]) | UInt16(body[3]) << 8
+        }
+        var outputs: [DecoderOutput] = []
+        decoder.decode(frame) { output in
+            switch output {
+            case .frame(let frame): outputs.append(.frame(Frame(seq: frame.seq, message: Self.copy(frame.message))))
+            default: outputs.append(output)
+            }
+        }
+        statistics.hostCounters = decoder.counters
+        for output in outputs {
+            switch output {
+            case .frame(let frame): execute(frame, at: time, into: &out)
+            case .duplicate(let duplicateSeq, _):
+                events.append(SimEvent(simMs: time, kind: .duplicate(seq: duplicateSeq)))
+                if let previous = recentAcks.last(where: { $0.seq == duplicateSeq }) {
+                    statistics.duplicatesReacked += 1
+                    acknowledge(duplicateSeq, previous.status, at: time, into: &out, remember: false)
+                }
+            case .anomaly(.badPayload):
+                if let seq { acknowledge(seq, .badPayload, at: time, into: &out) }
+            case .anomaly:
+                break
+            }
+        }
+    }
+
+    /// A message whose byte fields no longer point into the decoder's buffer.
+    private static func copy(_ message: LinkMessage) -> LinkMessage {
+        switch message {
+        case .nfcWrite(let write): .nfcWrite(NFCWrite(timeoutSeconds: write.timeoutSeconds, ndef: ArraySlice(Array(write.ndef))))
+        case .unknown(let type, let payload): .unknown(rawType: type, payload: ArraySlice(Array(payload)))
+        default: message
+        }
+    }
+
+    private mutating func execute(_ frame: Frame, at time: Int64, into out: inout [Output]) {
+        let name = frame.message.jsonName
+        events.append(SimEvent(simMs: time, kind: .hostCommand(name: name, seq: frame.seq)))
+        switch frame.message {
+        case .helloRequest:
+            acknowledge(frame.seq, .ok, at: time, into: &out)
+            send(.hello(hello(at: time)), at: time, into: &out)
+            events.append(SimEvent(simMs: time, kind: .hello(requested: true)))
+        case .bleFilter(let newFilter):
+            filter = newFilter.entries
+            events.append(SimEvent(simMs: time, kind: .bleFilter(entries: filter.count)))
+            acknowledge(frame.seq, .ok, at: time, into: &out)
+        case .nfcWrite(let write):
+            if pendingWrite != nil {
+                acknowledge(frame.seq, .busy, at: time, into: &out)
+                return
+            }
+            guard plan.scenario.mcu.capabilities.contains(.nfcWrite) else {
+                acknowledge(frame.seq, .failed, at: time, into: &out)
+                return
+            }
+            pendingWrite = PendingWrite(seq: frame.seq, deadline: time + Int64(write.timeoutSeconds) * 1000, ndef: Array(write.ndef))
+        case .feedback(let pattern):
+            feedback.append(FeedbackRecord(simMs: time, uptimeMs: uptime(at: time), seq: frame.seq, pattern: pattern))
+            events.append(SimEvent(simMs: time, kind: .feedback(pattern)))
+            acknowledge(frame.seq, .ok, at: time, into: &out)
+        case .bootloader:
+            acknowledge(frame.seq, .ok, at: time, into: &out)
+            events.append(SimEvent(simMs: time, kind: .bootloader))
+            enterSilence(.bootloader(until: time + plan.scenario.mcu.bootloaderMs))
+        default:
+            // Unknown types, and MCU-to-host types sent by the host.
+            acknowledge(frame.seq, .unknownType, at: time, into: &out)
+        }
+    }
+
+    private mutating func acknowledge(
+        _ seq: UInt16, _ status: Ack.Status, at time: Int64, into out: inout [Output], remember: Bool = true
+    ) {
+        if remember {
+            recentAcks.append((seq, status))
+            if recentAcks.count > 16 { recentAcks.removeFirst() }
+        }
+        statistics.acksSent += 1
+        events.append(SimEvent(simMs: time, kind: .ack(seq: seq, status: status)))
+        send(.ack(Ack(ackedSeq: seq, status: status)), at: time, into: &out)
+    }
+
+    // MARK: frames
+
+    private func hello(at time: Int64) -> Hello {
+        let mcu = plan.scenario.mcu
+        return Hello(
+            firmwareMajor: mcu.firmware.major, firmwareMinor: mcu.firmware.minor, firmwarePatch: mcu.firmware.patch,
+            boardID: mcu.boardID, capabilities: mcu.capabilities, uptimeMs: uptime(at: time), name: mcu.name)
+    }
+
+    private mutating func send(_ message: LinkMessage, at time: Int64, into out: inout [Output]) {
+        guard var bytes = try? encoder.encode(message) else { return }
+        statistics.framesSent += 1
+        statistics.bytesSent += bytes.count
+        statistics.framesByType[message.rawType, default: 0] += 1
+        let hits = noise.corrupt(&bytes)
+        if hits > 0 {
+            statistics.framesCorrupted += 1
+            statistics.bytesCorrupted += hits
+        }
+        out.append(.bytes(bytes, frameType: message.rawType))
+    }
+
+    private mutating func emitGarbage(_ bytes: [UInt8], at time: Int64, into out: inout [Output]) {
+        statistics.garbageBursts += 1
+        statistics.garbageBytes += bytes.count
+        events.append(SimEvent(simMs: time, kind: .garbage(bytes: bytes.count)))
+        out.append(.bytes(bytes, frameType: nil))
+    }
+
+    private mutating func emitEpoch(at time: Int64, into out: inout [Output]) {
+        guard let epoch = nextEpoch else { return }
+        if isRunning, let poweredSince = plan.gnssPoweredSince(epoch) {
+            let vehicle = plan.vehicle(at: epoch, hint: &vehicleHint)
+            let hasFix = epoch - poweredSince >= plan.scenario.gnss.timeToFirstFixMs
+            let sentences = gnss.epoch(
+                utcMs: plan.scenario.startUTCMilliseconds + epoch, simMs: epoch, state: vehicle.sample, hasFix: hasFix)
+            for (delay, sentence) in sentences {
+                send(.nmea(NMEAReport(mcuTimeMs: uptime(at: epoch + delay), sentence: sentence)), at: time, into: &out)
+            }
+        }
+        scheduleEpoch(after: epoch)
+    }
+
+    /// Finds the next epoch after `time` at which the receiver is powered; the event fires
+    /// when the epoch's sentences are through the receiver's UART.
+    private mutating func scheduleEpoch(after time: Int64) {
+        let period = gnss.epochMs
+        let utcStart = plan.scenario.startUTCMilliseconds
+        // Output starts half a second after power-up, on UTC epoch boundaries.
+        let earliest: Int64
+        if let since = plan.gnssPoweredSince(time + 1) {
+            earliest = max(time + 1, since + 500)
+        } else if let on = plan.nextGNSSPowerOn(atOrAfter: time + 1) {
+            earliest = on + 500
+        } else {
+            nextEpoch = nil
+            return
+        }
+        let utc = utcStart + earliest
+        let aligned = ((utc + period - 1) / period) * period - utcStart
+        nextEpoch = aligned
+        if plan.gnssPoweredSince(aligned) == nil { scheduleEpoch(after: aligned) }
+    }
+
+    /// Supply voltage: the alternator's ~14 V while the engine runs, the battery's ~12.5 V
+    /// (a little higher right after a drive) when off; a dip at cranking.
+    private mutating func supply(at time: Int64) -> UInt16 {
+        let since = Double(time - lastIgnitionChange) / 1000
+        let jitter = random.gaussian()
+        if ignition {
+            if since < 1.5 { return UInt16(11_900 + Int(60 * jitter)) }
+            return UInt16(14_050 + Int(45 * jitter))
+        }
+        let surface = 250 * (1 / (1 + since / 600))
+        return UInt16(12_450 + Int(surface) + Int(12 * jitter))
+    }
+
+    // MARK: resets
+
+    private mutating func enterSilence(_ state: Power) {
+        power = state
+        nextHeartbeat = nil
+        nextEpoch = nil
+        pendingWrite = nil
+        inbound.removeAll()
+        heldWhileBooting.removeAll()
+    }
+
+    private mutating func reset(at time: Int64, reason: String) {
+        events.append(SimEvent(simMs: time, kind: .reset(reason: reason)))
+        statistics.resets += 1
+        enterSilence(.booting(helloAt: time + plan.scenario.mcu.bootMs))
+        uptimeBase = -time
+        encoder = FrameEncoder(firstSeq: 0)
+        decoder.restartStream()
+        filter = []
+        recentAcks = []
+        droppedSinceBoot = 0
+    }
+}
+
+/// A binary min-heap of (next advertisement time, advertiser index).
+struct AdvertiserHeap: Sendable {
+    private var items: [(time: Int64, index: Int)] = []
+
+    var top: (time: Int64, index: Int)? { items.first }
+
+    mutating func push(time: Int64, index: Int) {
+        items.append((time, index))
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard (items[child].time, items[child].index) < (items[parent].time, items[parent].index) else { break }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func pop() -> (time: Int64, index: Int)? {
+        guard !items.isEmpty else { return nil }
+        let first = items[0]
+        let last = items.removeLast()
+        if !items.isEmpty {
+            items[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var smallest = parent
+                if left < items.count && (items[left].time, items[left].index) < (items[smallest].time, items[smallest].index) { smallest = left }
+                if right < items.count && (items[right].time, items[right].index) < (items[smallest].time, items[smallest].index) { smallest = right }
+                if smallest == parent { break }
+                items.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        return first
+    }
+}

@@ -1,0 +1,13 @@
+/// What a run did.
+public struct VirtualMCUReport: Sendable {
+    public enum Reason: Sendable, Equatable {
+        case scenarioEnd
+        case limit
+        case stopped
+    }
+
+    public var reason: Reason
+    public var simulatedMs: Int64
+    public var statistics: VirtualMCUStatistics
+    public var feedback: [FeedbackRecord]
+}

@@ -1,0 +1,11 @@
+/// What start-up found and did.
+public struct StoreStartupReport: Sendable, Equatable {
+    /// There was no file: a new store was created.
+    public var created = false
+    /// Where a corrupt or unreadable store went (with its WAL), nil when it was sound.
+    public var movedAsidePath: String?
+    /// What the open or the integrity check said about that file.
+    public var problems: [String] = []
+
+    public init() {}
+}

@@ -1,0 +1,206 @@
+import FairFuelCore
+import FairFuelSQLite
+
+extension TripStore {
+    /// Sessions thinned per transaction: short enough not to hold the writer up for long.
+    static let thinningBatch = 8
+
+    /// Bytes the store would take with its free pages vacuumed, plus the WAL allowance and the
+    /// reserve: what the budget is compared with.
+    public func projectedBytes() throws(StoreError) -> Int64 {
+        try wrap { () throws(SQLiteError) in
+            let pageSize = try connection.pragmaInt("page_size")
+            let used = try connection.pragmaInt("page_count") - connection.pragmaInt("freelist_count")
+            return used * pageSize + configuration.retention.walAllowanceBytes + configuration.retention.reserveBytes
+        }
+    }
+
+    /// Database, WAL and reserve bytes as the file system sees them.
+    public var bytesOnDisk: Int64 { SQLiteDatabaseFiles(path: path).bytesOnDisk }
+
+    /// Creates the reserve file when it is missing and the file system has room for it
+    /// four times over; true when the reserve is in place.
+    @discardableResult
+    public func restoreDiskReserve() -> Bool {
+        let files = SQLiteDatabaseFiles(path: path)
+        let bytes = configuration.retention.reserveBytes
+        guard bytes > 0 else {
+            files.releaseReserve()
+            return true
+        }
+        if let size = SQLiteDatabaseFiles.size(of: files.reservePath) {
+            if size == bytes { return true }
+            files.releaseReserve()  // a policy with another size
+        }
+        guard let free = files.freeBytes, free >= 4 * bytes else { return false }
+        let created = files.createReserve(bytes: bytes)
+        if created { log(.info, "reserved \(bytes) bytes beside \(path) for a full disk") }
+        return created
+    }
+
+    /// Applies the retention policy: caps the event log, simplifies full tracks older than the
+    /// age limit, and, past `pruneStartPercent` of the disk budget, thins the oldest tracks until
+    /// the store is back under `pruneTargetPercent` of it; then vacuums free pages so that the
+    /// file shrinks.
+    ///
+    /// Session summaries, untracked driving, refuels, splits and calibration are kept for ever.
+    /// `nowUTCMs` must come from a trusted clock (GNSS); nil skips the age rule.
+    /// Cheap when there is nothing to do; the service runs it at start-up and hourly.
+    @discardableResult
+    public func enforceRetention(nowUTCMs: Int64?) throws(StoreError) -> RetentionReport {
+        let policy = configuration.retention
+        var report = RetentionReport()
+        report.bytesOnDiskBefore = bytesOnDisk
+        report.eventsDeleted = try trimEventLog()
+        if let now = nowUTCMs {
+            let cutoff = now - Int64(policy.tripPointMaxAgeDays) * 86_400_000
+            while true {
+                let old = try closedSessions(at: .full, endedBefore: cutoff, limit: Self.thinningBatch)
+                guard !old.isEmpty else { break }
+                report.pointsRemoved += try thin(old, to: .simplified)
+                report.sessionsSimplifiedForAge += old.count
+            }
+        }
+        var thinnedForBudget = false
+        while true {
+            let projected = try projectedBytes()
+            guard projected > (thinnedForBudget ? policy.pruneTargetBytes : policy.pruneStartBytes) else { break }
+            thinnedForBudget = true
+            let full = try closedSessions(at: .full, endedBefore: nil, limit: Self.thinningBatch)
+            if !full.isEmpty {
+                report.pointsRemoved += try thin(full, to: .simplified)
+                report.sessionsSimplifiedForBudget += full.count
+                continue
+            }
+            let simplified = try closedSessions(at: .simplified, endedBefore: nil, limit: Self.thinningBatch)
+            if !simplified.isEmpty {
+                report.pointsRemoved += try thin(simplified, to: .anchorsOnly)
+                report.sessionsReducedToAnchors += simplified.count
+                continue
+            }
+            report.overBudget = try projectedBytes() > policy.diskBudgetBytes
+            break
+        }
+        report.pagesVacuumed = try vacuumFreePages(force: thinnedForBudget || report.sessionsSimplifiedForAge > 0)
+        if !report.isEmpty {
+            // The database file shrinks when the vacuum's pages are checkpointed; a WAL grown
+            // past its allowance by a big pass is cut back too.
+            let walBytes = SQLiteDatabaseFiles.size(of: SQLiteDatabaseFiles(path: path).walPath) ?? 0
+            _ = try? connection.checkpoint(walBytes > policy.walAllowanceBytes ? .truncate : .passive)
+        }
+        if !restoreDiskReserve() { report.reserveMissing = true }
+        report.bytesOnDiskAfter = bytesOnDisk
+        if report.overBudget {
+            log(.error, "\(path) is over its \(policy.diskBudgetBytes)-byte budget with every old track thinned; only summaries are left to keep")
+        } else if !report.isEmpty {
+            log(.notice, "retention: \(report.sessionsSimplifiedForAge + report.sessionsSimplifiedForBudget) track(s) simplified, "
+                + "\(report.sessionsReducedToAnchors) reduced to anchors, \(report.eventsDeleted) event(s) dropped, "
+                + "\(report.bytesOnDiskBefore) -> \(report.bytesOnDiskAfter) bytes")
+        }
+        return report
+    }
+
+    /// Makes room after a write failed on a full disk: gives up the reserve file (so that SQLite
+    /// can checkpoint and start the WAL over) and thins the oldest tracks (new writes reuse the
+    /// pages they free without growing the file; no vacuum, which would hand them back).
+    /// Returns the sessions thinned.
+    @discardableResult
+    public func relieveDiskPressure() -> Int {
+        if SQLiteDatabaseFiles(path: path).releaseReserve() {
+            log(.error, "the disk holding \(path) is full: released the \(configuration.retention.reserveBytes)-byte reserve")
+        }
+        _ = try? connection.checkpoint(.passive)
+        _ = try? trimEventLog()
+        var thinned = 0
+        for level in [TrackLevel.full, .simplified] where thinned == 0 {
+            guard let sessions = try? closedSessions(at: level, endedBefore: nil, limit: Self.thinningBatch / 2), !sessions.isEmpty else { continue }
+            do {
+                let removed = try thin(sessions, to: level == .full ? .simplified : .anchorsOnly)
+                log(.notice, "disk full: thinned \(sessions.count) old track(s), \(removed) point(s) removed")
+                thinned = sessions.count
+            } catch {
+                log(.warning, "disk full: could not thin old tracks: \(error)")
+            }
+        }
+        _ = try? connection.checkpoint(.passive)
+        return thinned
+    }
+
+    /// Drops the oldest events past the cap; returns how many.
+    func trimEventLog() throws(StoreError) -> Int {
+        let cap = Int64(max(1, configuration.retention.eventLogMaxRows))
+        let newest = try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT MAX(id) FROM events") } ?? 0
+        let count = try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT COUNT(*) FROM events") } ?? 0
+        guard count > cap else { return 0 }
+        return try writeOnce(durable: false) { try connection.run("DELETE FROM events WHERE id <= ?", .integer(newest - cap)) }
+    }
+
+    /// Closed sessions whose track is at `level`, oldest first.
+    func closedSessions(at level: TrackLevel, endedBefore cutoff: Int64?, limit: Int) throws(StoreError) -> [SessionID] {
+        try wrap { () throws(SQLiteError) in
+            try connection.query(
+                """
+                SELECT id FROM sessions
+                WHERE end_reason IS NOT NULL AND track_level = ?1 AND (?2 IS NULL OR COALESCE(end_utc_ms, start_utc_ms) < ?2)
+                ORDER BY COALESCE(start_utc_ms, 0), id LIMIT ?3
+                """,
+                .int(level.rawValue), .optional(cutoff), .int(limit)
+            ) { SessionID($0.int64(0)) }
+        }
+    }
+
+    /// Rewrites the tracks of `sessions` at `level` in one transaction; returns the points removed.
+    func thin(_ sessions: [SessionID], to level: TrackLevel) throws(StoreError) -> Int {
+        let policy = configuration.retention
+        var removed = 0
+        try writeOnce(durable: false) {
+            for session in sessions {
+                let points = try TrackChunkStorage.points(of: session, connection: connection)
+                var kept = points
+                if let first = points.first, let last = points.last {
+                    let anchors = try connection.query(
+                        "SELECT at_utc_ms FROM refuels WHERE at_utc_ms BETWEEN ? AND ? ORDER BY at_utc_ms",
+                        .integer(first.utcMs), .integer(last.utcMs)
+                    ) { $0.int64(0) }
+                    kept = switch level {
+                    case .full: points
+                    case .simplified:
+                        TrackSimplifier.simplified(
+                            points, toleranceMeters: policy.simplifiedToleranceMeters, maximumGapMs: policy.simplifiedMaximumGapMs,
+                            anchorTimes: anchors)
+                    case .anchorsOnly: TrackSimplifier.anchorsOnly(points, anchorTimes: anchors)
+                    }
+                }
+                try TrackChunkStorage.delete(session: session.rawValue, connection: connection)
+                if !kept.isEmpty {
+                    _ = try TrackChunkStorage.insert(kept, session: session.rawValue, firstSequence: 0, connection: connection, buffer: &chunkBuffer)
+                }
+                try connection.run("UPDATE sessions SET track_level = ? WHERE id = ?", .int(level.rawValue), .integer(session.rawValue))
+                nextChunkSequence[session.rawValue] = nil
+                removed += points.count - kept.count
+            }
+        }
+        return removed
+    }
+
+    /// Gives free pages back to the file system, a WAL allowance at a time; returns the pages freed.
+    /// Without `force`, only when free pages are over a sixteenth of the file or 1 MiB.
+    func vacuumFreePages(force: Bool) throws(StoreError) -> Int {
+        try wrap { () throws(SQLiteError) in
+            let pageSize = max(512, try connection.pragmaInt("page_size"))
+            var free = try connection.pragmaInt("freelist_count")
+            let total = try connection.pragmaInt("page_count")
+            guard free > 0, force || free * pageSize > 1 << 20 || free * 16 > total else { return 0 }
+            let step = max(64, configuration.retention.walAllowanceBytes / pageSize / 2)
+            var freed: Int64 = 0
+            while free > 0 {
+                try connection.execute("PRAGMA incremental_vacuum(\(min(free, step)))")
+                let after = try connection.pragmaInt("freelist_count")
+                guard after < free else { break }
+                freed += free - after
+                free = after
+            }
+            return Int(freed)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import FairFuelSQLite
+
+extension TripStore {
+    /// Opens the service's store after a quick integrity check (`PRAGMA quick_check`).
+    ///
+    /// A corrupt or unreadable file is moved aside as `path.corrupt-<UTC stamp>` with its
+    /// WAL (never deleted), logged at `.error`, and a fresh store created and told so in its
+    /// event log (`store_recovered`). A file from a newer fairfuel is refused
+    /// (`.newerSchema`), and a busy one reported, never moved. `wallClockUTCMs` (the system
+    /// clock, perhaps wrong on a board without RTC) only names the moved file.
+    public static func openCheckingIntegrity(
+        path: String, configuration: StoreConfiguration = StoreConfiguration(), wallClockUTCMs: Int64?
+    ) throws(StoreError) -> (store: TripStore, report: StoreStartupReport) {
+        let files = SQLiteDatabaseFiles(path: path)
+        var report = StoreStartupReport()
+        report.created = !files.exists
+        do {
+            let store = try TripStore(path: path, configuration: configuration)
+            let problems = try store.wrap { () throws(SQLiteError) in try store.connection.quickCheck() }
+            if problems.isEmpty { return (store, report) }
+            report.problems = problems
+        } catch let .sqlite(error) where error.isUnreadableFile && files.exists {
+            report.problems = [error.description]
+        } catch let .corruptTrack(session, sequence, reason) where files.exists {
+            report.problems = ["track chunk \(sequence) of session \(session): \(reason)"]
+        }
+        let stamp = wallClockUTCMs.map(UTCStamp.compact) ?? "unknown-time"
+        let moved: String
+        do {
+            moved = try files.moveAside(suffix: files.freeSuffix(".corrupt-\(stamp)"))
+        } catch {
+            throw .cannotMoveAside(path: path, reason: error.description)
+        }
+        report.movedAsidePath = moved
+        let summary = report.problems.prefix(3).joined(separator: "; ")
+        configuration.log?(.error, "the store \(path) is corrupt or unreadable (\(summary)); moved it to \(moved) and started a new one")
+        let store = try TripStore(path: path, configuration: configuration)
+        try store.logEvent(kind: "store_recovered", detail: "moved to \(moved): \(summary)", utcMs: nil)
+        return (store, report)
+    }
+}

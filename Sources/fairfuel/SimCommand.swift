@@ -1,0 +1,124 @@
+import ArgumentParser
+import FairFuelSimulation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Set by SIGINT/SIGTERM; the virtual MCU's run loop polls it.
+private let simInterrupted = Atomic<Bool>(false)
+
+/// `fairfuel sim SCENARIO`: a virtual MCU on a pseudo-terminal.
+struct SimCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sim",
+        abstract: "Play a virtual MCU on a pseudo-terminal, as a scenario file scripts it.",
+        discussion: """
+            Prints the path to open like a serial port (a symbolic link, re-pointed at the new \
+            pseudo-terminal when the scenario unplugs the MCU), then one line per event. The \
+            scenario format is documented in scenarios/README.md. Stops at the scenario's end, \
+            after --seconds, or on SIGINT/SIGTERM.
+            """)
+
+    @Argument(help: "The scenario file (see scenarios/README.md).")
+    var scenario: String
+
+    @Option(help: "Simulated seconds per real second (600: ten simulated minutes a second).")
+    var speed: Double = 1
+
+    @Option(help: "Speed while nothing happens (parked, GNSS off, nothing scripted for 30 simulated seconds).")
+    var idleSpeed: Double?
+
+    @Option(help: "The stable path to open: a symbolic link to the current pseudo-terminal.")
+    var link = "/tmp/fairfuel-sim/mcu"
+
+    @Flag(help: "Make no link; print the /dev/pts path only (it changes after an unplug).")
+    var noLink = false
+
+    @Flag(help: "Start simulated time at once instead of when the host opens the port.")
+    var noWait = false
+
+    @Option(help: "Stop after this many simulated seconds instead of at the scenario's end.")
+    var seconds: Double?
+
+    @Flag(help: "Print the path and the summary only, not every event.")
+    var quiet = false
+
+    @Flag(help: "Plan the scenario, print its trips and refuels, and exit without running.")
+    var dryRun = false
+
+    func validate() throws {
+        guard speed > 0, speed.isFinite, speed <= 1_000_000 else { throw ValidationError("--speed must be above 0 and at most 1000000") }
+        if let idleSpeed {
+            guard idleSpeed > 0, idleSpeed.isFinite, idleSpeed <= 10_000_000 else {
+                throw ValidationError("--idle-speed must be above 0 and at most 10000000")
+            }
+        }
+        if let seconds { guard seconds > 0 else { throw ValidationError("--seconds must be above 0") } }
+        guard noLink || link.hasPrefix("/") else { throw ValidationError("--link must be an absolute path") }
+    }
+
+    func run() throws {
+        let parsed: SimScenario
+        let plan: SimPlan
+        do {
+            parsed = try SimScenarioParser.load(path: scenario)
+            plan = try SimPlanner.plan(parsed)
+        } catch {
+            throw UserFacingError(error.description)
+        }
+        if dryRun {
+            printPlan(plan)
+            return
+        }
+        var options = VirtualMCUOptions(speed: speed, idleSpeed: idleSpeed, linkPath: noLink ? nil : link)
+        options.waitForHost = !noWait
+        options.interruption = { simInterrupted.load(ordering: .relaxed) }
+        if !quiet {
+            options.onEvent = { event in
+                print("[\(plan.localText(event.simMs))] \(event)")
+                fflush(nil)
+            }
+        }
+        let mcu: VirtualMCU
+        let path: String
+        do {
+            mcu = try VirtualMCU(plan: plan, options: options)
+            path = try mcu.start()
+        } catch {
+            throw UserFacingError(error.description)
+        }
+        signal(SIGINT) { _ in simInterrupted.store(true, ordering: .relaxed) }
+        signal(SIGTERM) { _ in simInterrupted.store(true, ordering: .relaxed) }
+        print("virtual MCU '\(parsed.title)' on \(mcu.devicePath ?? path)")
+        print("open \(path)" + (options.waitForHost ? " (simulated time starts when it is opened)" : ""))
+        fflush(nil)
+        let limit: VirtualMCURunLimit = seconds.map { .simulatedMs(Int64($0 * 1000)) } ?? .scenarioEnd
+        let report: VirtualMCUReport
+        do {
+            report = try mcu.run(until: limit)
+        } catch {
+            throw UserFacingError(error.description)
+        }
+        let s = report.statistics
+        print("stopped at \(plan.localText(report.simulatedMs)) (\(report.reason)): \(s.framesSent) frames, \(s.bytesSent) bytes, "
+            + "\(s.framesDropped) dropped, \(s.framesCorrupted) corrupted, \(s.garbageBursts) garbage bursts, \(s.acksSent) ACKs, "
+            + "\(report.feedback.count) FEEDBACK")
+    }
+
+    private func printPlan(_ plan: SimPlan) {
+        print("\(plan.scenario.title): \(plan.trips.count) trips, \(plan.refuels.count) refuels, ends \(plan.localText(plan.endMs))")
+        for trip in plan.trips {
+            let who = trip.drivers.isEmpty ? "nobody" : trip.drivers.joined(separator: " then ")
+            let km = Double(Int(trip.distanceMeters / 100)) / 10
+            print("trip \(plan.localText(trip.startMs)) - \(plan.localText(trip.endMs)): \(who)\(trip.tapped ? "" : " (no tap)"), "
+                + "\(km) km" + (trip.destination.map { " to \($0)" } ?? ""))
+        }
+        for refuel in plan.refuels {
+            let liters = refuel.liters.map { " \($0.value) L" } ?? ""
+            let cost = refuel.cost.map { " \($0.value / 100).\($0.value % 100 < 10 ? "0" : "")\($0.value % 100)" } ?? ""
+            print("refuel \(refuel.utc.iso8601) (\(plan.localText(refuel.timeMs))) by \(refuel.driver ?? "nobody"):\(liters)\(cost)")
+        }
+    }
+}

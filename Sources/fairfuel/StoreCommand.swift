@@ -1,0 +1,133 @@
+import ArgumentParser
+import FairFuelCore
+import FairFuelService
+import FairFuelStore
+
+/// `fairfuel store check|stats|prune`: the technician's view of the rolling store.
+struct StoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Check, measure and prune the store.",
+        subcommands: [Check.self, Stats.self, Prune.self])
+
+    /// The board profile's `[store]` retention, with the command line's overrides.
+    static func retention(budgetBytes: Int64?, maxAgeDays: Int?) -> RetentionPolicy {
+        let store = BoardProfile.piZero2W.store
+        return RetentionPolicy(
+            diskBudgetBytes: budgetBytes ?? store.diskBudgetBytes, tripPointMaxAgeDays: maxAgeDays ?? store.tripPointMaxAgeDays,
+            eventLogMaxRows: store.eventLogMaxRows)
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check the store's integrity (read-only; the service moves a corrupt store aside at start-up).")
+
+        @Flag(help: "Run PRAGMA integrity_check (slower) instead of quick_check.")
+        var full = false
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            let problems: [String]
+            do {
+                problems = try store.openReadOnly().checkIntegrity(full: full)
+            } catch let error as UserFacingError {
+                throw error
+            } catch {
+                throw UserFacingError("cannot check \(store.resolvedPath): \(error)")
+            }
+            guard problems.isEmpty else {
+                throw UserFacingError("\(store.resolvedPath) is damaged:\n" + problems.joined(separator: "\n"))
+            }
+            print("\(store.resolvedPath): ok (\(full ? "integrity_check" : "quick_check"))")
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the store's size, tracks and retention state.")
+
+        @Flag(help: "Print one JSON object.")
+        var json = false
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            let statistics: StoreStatistics
+            do {
+                statistics = try store.openReadOnly().statistics()
+            } catch let error as UserFacingError {
+                throw error
+            } catch {
+                throw UserFacingError("cannot read \(store.resolvedPath): \(error)")
+            }
+            let budget = StoreCommand.retention(budgetBytes: nil, maxAgeDays: nil).diskBudgetBytes
+            let levels = statistics.sessionsByTrackLevel
+            if json {
+                var line = JSONLine()
+                line.add("database_bytes", statistics.databaseBytes)
+                line.add("wal_bytes", statistics.walBytes)
+                line.add("budget_bytes", budget)
+                line.add("page_size", statistics.pageSizeBytes)
+                line.add("pages", statistics.pageCount)
+                line.add("free_pages", statistics.freePages)
+                line.add("sessions", statistics.sessions)
+                line.add("open_sessions", statistics.openSessions)
+                line.add("tracks_full", levels[.full, default: 0])
+                line.add("tracks_simplified", levels[.simplified, default: 0])
+                line.add("tracks_anchors_only", levels[.anchorsOnly, default: 0])
+                line.add("track_points", statistics.trackPoints)
+                line.add("track_blob_bytes", statistics.trackBlobBytes)
+                line.add("events", statistics.events)
+                line.add("refuels", statistics.refuels)
+                line.add("oldest_full_track_utc", utc(statistics.oldestFullTrackUTCMs))
+                print(line.string)
+                return
+            }
+            print("database      \(statistics.databaseBytes) bytes (\(statistics.pageCount) pages of \(statistics.pageSizeBytes), \(statistics.freePages) free)")
+            print("wal           \(statistics.walBytes) bytes")
+            print("budget        \(budget) bytes")
+            print("sessions      \(statistics.sessions) (\(statistics.openSessions) open)")
+            print("tracks        \(levels[.full, default: 0]) full, \(levels[.simplified, default: 0]) simplified, \(levels[.anchorsOnly, default: 0]) anchors only")
+            print("track points  \(statistics.trackPoints) in \(statistics.trackChunks) chunks, \(statistics.trackBlobBytes) bytes")
+            print("oldest full   \(utc(statistics.oldestFullTrackUTCMs) ?? "none")")
+            print("events        \(statistics.events)")
+            print("refuels       \(statistics.refuels)")
+        }
+    }
+
+    struct Prune: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Apply the retention policy now: thin old tracks, keep the budget, vacuum.",
+            discussion: "Summaries, refuels, splits and calibration are never deleted.")
+
+        @Option(help: "Now, in ISO 8601 UTC, for the age limit (default: skip the age limit; the service uses GNSS time).")
+        var now: String?
+        @Option(help: "Disk budget in bytes (default: the board profile's).")
+        var budgetBytes: Int64?
+        @Option(help: "Age in days past which full tracks are simplified (default: the board profile's).")
+        var maxAgeDays: Int?
+        @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            if let budgetBytes, budgetBytes < 1 << 20 { throw ValidationError("--budget-bytes must be at least 1048576") }
+            if let maxAgeDays, maxAgeDays < 1 { throw ValidationError("--max-age-days must be at least 1") }
+        }
+
+        func run() throws {
+            var nowMs: Int64?
+            if let now {
+                do { nowMs = try ISO8601.parse(now).millisecondsSinceEpoch } catch { throw ValidationError("--now: \(error)") }
+            }
+            let configuration = StoreConfiguration(retention: StoreCommand.retention(budgetBytes: budgetBytes, maxAgeDays: maxAgeDays))
+            let report: RetentionReport
+            do {
+                report = try TripStore(path: store.resolvedPath, configuration: configuration).enforceRetention(nowUTCMs: nowMs)
+            } catch {
+                throw UserFacingError("cannot prune \(store.resolvedPath): \(error)")
+            }
+            print("\(report.bytesOnDiskBefore) -> \(report.bytesOnDiskAfter) bytes; "
+                + "\(report.sessionsSimplifiedForAge) track(s) simplified for age, \(report.sessionsSimplifiedForBudget) for the budget, "
+                + "\(report.sessionsReducedToAnchors) reduced to anchors; \(report.pointsRemoved) points removed, "
+                + "\(report.eventsDeleted) event(s) dropped, \(report.pagesVacuumed) pages vacuumed")
+            if report.overBudget { print("still over budget: only summaries are left, and they are kept") }
+        }
+    }
+}

@@ -1,2 +1,0 @@
-// Placeholder until the simulation tests land.
-import Testing
