@@ -1,6 +1,6 @@
 import FairFuelEdges
 
-extension BoardProfile {
+extension BoardProfile: TOMLProfile {
     /// Where an installed dongle keeps its profile (a copy of one of `boards/*.toml`).
     public static let installedPath = "/etc/fairfuel/board.toml"
 
@@ -10,37 +10,7 @@ extension BoardProfile {
         1_500_000, 2_000_000, 3_000_000, 4_000_000,
     ]
 
-    /// Reads a profile; keys and sections the text leaves out keep their `piZero2W` values.
-    public static func load(text: String) throws(ProfileError) -> BoardProfile {
-        try load(bytes: Array(text.utf8))
-    }
-
-    /// Reads a profile from UTF-8 bytes; see `load(text:)`.
-    public static func load(bytes: [UInt8]) throws(ProfileError) -> BoardProfile {
-        let table: TOMLTable
-        do {
-            table = try TOMLParser.parse(bytes)
-        } catch {
-            throw .syntax(error)
-        }
-        return try load(table: table)
-    }
-
-    /// Reads the profile at `path`; every error names the path.
-    public static func load(path: String) throws(ProfileError) -> BoardProfile {
-        switch TextFileReader.readAll(path: path, maximumBytes: 1 << 20) {
-        case let .failure(error):
-            throw .file(error)
-        case let .success(bytes):
-            do {
-                return try load(bytes: bytes)
-            } catch {
-                throw .inFile(path: path, error)
-            }
-        }
-    }
-
-    /// Reads a profile from a parsed document; see `load(text:)`.
+    /// Reads a profile from a parsed document; keys and sections it leaves out keep their `piZero2W` values.
     public static func load(table: TOMLTable) throws(ProfileError) -> BoardProfile {
         var profile = BoardProfile.piZero2W
         let lines = try schema.decode(table, into: &profile)

@@ -1,38 +1,8 @@
 import FairFuelEdges
 import FairFuelLink
 
-extension MCUBoardProfile {
-    /// Reads an MCU profile; `[mcu]` and `[transport]` keys have no defaults.
-    public static func load(text: String) throws(ProfileError) -> MCUBoardProfile {
-        try load(bytes: Array(text.utf8))
-    }
-
-    /// Reads an MCU profile from UTF-8 bytes; see `load(text:)`.
-    public static func load(bytes: [UInt8]) throws(ProfileError) -> MCUBoardProfile {
-        let table: TOMLTable
-        do {
-            table = try TOMLParser.parse(bytes)
-        } catch {
-            throw .syntax(error)
-        }
-        return try load(table: table)
-    }
-
-    /// Reads the MCU profile at `path`; every error names the path.
-    public static func load(path: String) throws(ProfileError) -> MCUBoardProfile {
-        switch TextFileReader.readAll(path: path, maximumBytes: 1 << 20) {
-        case let .failure(error):
-            throw .file(error)
-        case let .success(bytes):
-            do {
-                return try load(bytes: bytes)
-            } catch {
-                throw .inFile(path: path, error)
-            }
-        }
-    }
-
-    /// Reads an MCU profile from a parsed document; see `load(text:)`.
+extension MCUBoardProfile: TOMLProfile {
+    /// Reads an MCU profile from a parsed document; `[mcu]` and `[transport]` keys have no defaults.
     public static func load(table: TOMLTable) throws(ProfileError) -> MCUBoardProfile {
         var profile = MCUBoardProfile(
             name: "", description: "", boardID: 0, capabilities: [],
