@@ -146,7 +146,12 @@ public struct DrivingMonitor: Sendable {
 
     private var engineRunning: Bool {
         if let ignition = ignitionOn { return ignition }
-        if machine.driver != nil { return true }
+        if let driver = machine.driver {
+            // Without ignition sense: a standing car whose driver's fob has gone quiet has
+            // nobody in it to idle the engine, so the departure wait bills no idle fuel.
+            let driverGone = directory.hasBeacon(driver) && !presence.isPresent(driver: driver, at: now)
+            return !(driverGone && motion.hasBeenStopped(forMs: 0, at: now))
+        }
         return !motion.hasBeenStopped(forMs: configuration.assumedEngineOffAfterMs, at: now)
     }
 
