@@ -1,6 +1,10 @@
 /// Hexadecimal text for bytes, as used in captures and JSON output.
 public enum Hex {
-    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// The digit for a nibble (0...15), lower case.
+    @inlinable @inline(__always)
+    static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
+    }
 
     /// Lower-case hex of `bytes`, no separators.
     public static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
@@ -11,16 +15,17 @@ public enum Hex {
     }
 
     /// Appends lower-case hex of `bytes` to `text`.
+    @inlinable
     public static func append<C: Collection>(_ bytes: C, to text: inout String)
     where C.Element == UInt8 {
         for byte in bytes {
-            text.unicodeScalars.append(Unicode.Scalar(digits[Int(byte >> 4)]))
-            text.unicodeScalars.append(Unicode.Scalar(digits[Int(byte & 0x0F)]))
+            text.unicodeScalars.append(Unicode.Scalar(digit(byte >> 4)))
+            text.unicodeScalars.append(Unicode.Scalar(digit(byte & 0x0F)))
         }
     }
 
     /// Value of one hex digit (either case), or nil.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func nibble(_ ascii: UInt8) -> UInt8? {
         switch ascii {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return ascii &- UInt8(ascii: "0")
@@ -38,18 +43,18 @@ public enum Hex {
     }
 
     /// Appends the bytes of hex `ascii` to `out`; false (and `out` partly filled) on bad input.
+    /// Inlinable: capture replay decodes every byte through here, and an unspecialized
+    /// generic loop costs a witness call per digit.
+    @inlinable
     public static func decode<C: Collection>(_ ascii: C, into out: inout [UInt8]) -> Bool
     where C.Element == UInt8 {
         guard ascii.count % 2 == 0 else { return false }
-        var high: UInt8? = nil
-        for char in ascii {
-            guard let value = nibble(char) else { return false }
-            if let h = high {
-                out.append(h << 4 | value)
-                high = nil
-            } else {
-                high = value
-            }
+        var index = ascii.startIndex
+        while index != ascii.endIndex {
+            let next = ascii.index(after: index)
+            guard let high = nibble(ascii[index]), let low = nibble(ascii[next]) else { return false }
+            out.append(high << 4 | low)
+            index = ascii.index(after: next)
         }
         return true
     }

@@ -87,16 +87,28 @@ public struct CaptureParser: Sendable {
 
     /// Parses the next line (without its line feed; a trailing CR is allowed).
     /// Returns nil for the header, blank lines and comments.
+    ///
+    /// Inlinable only to copy the line into a reused buffer in the caller's module
+    /// (specialized there); the parsing itself is concrete code over that buffer.
+    @inlinable
     public mutating func parse<C: Collection>(line: C) throws(CaptureError) -> CaptureLine?
     where C.Element == UInt8 {
+        lineBuffer.removeAll(keepingCapacity: true)
+        lineBuffer.append(contentsOf: line)
+        return try parseBufferedLine()
+    }
+
+    @usableFromInline var lineBuffer: [UInt8] = []
+
+    @usableFromInline
+    mutating func parseBufferedLine() throws(CaptureError) -> CaptureLine? {
         lineNumber += 1
-        var text = Array(line)[...]
-        while let last = text.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
-            text.removeLast()
-        }
-        while let first = text.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-            text.removeFirst()
-        }
+        let line = lineBuffer
+        var lower = line.startIndex
+        var upper = line.endIndex
+        while upper > lower, Self.isBlank(line[upper - 1]) || line[upper - 1] == UInt8(ascii: "\r") { upper -= 1 }
+        while lower < upper, Self.isBlank(line[lower]) { lower += 1 }
+        let text = line[lower..<upper]
         if !sawHeader {
             if text.isEmpty { return nil }
             let header = String(decoding: text, as: UTF8.self)
@@ -111,39 +123,60 @@ public struct CaptureParser: Sendable {
         }
         if text.isEmpty || text.first == UInt8(ascii: "#") { return nil }
 
-        let fields = text.split(
-            omittingEmptySubsequences: true,
-            whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
-        guard fields.count == 3 else {
+        // The three fields, found in place: a line is split without allocating.
+        var fields: (Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0)
+        var fieldCount = 0
+        var index = lower
+        while index < upper {
+            while index < upper, Self.isBlank(line[index]) { index += 1 }
+            guard index < upper else { break }
+            let fieldStart = index
+            while index < upper, !Self.isBlank(line[index]) { index += 1 }
+            switch fieldCount {
+            case 0: fields.0 = fieldStart..<index
+            case 1: fields.1 = fieldStart..<index
+            case 2: fields.2 = fieldStart..<index
+            default: break
+            }
+            fieldCount += 1
+        }
+        guard fieldCount == 3 else {
             throw .malformedLine(
                 line: lineNumber,
-                reason: "expected '<t_ms> <rx|tx> <hex>', found \(fields.count) field(s)")
+                reason: "expected '<t_ms> <rx|tx> <hex>', found \(fieldCount) field(s)")
         }
-        guard let time = Self.decimal(fields[0]) else {
+        let timeField = line[fields.0]
+        guard let time = Self.decimal(timeField) else {
             throw .malformedLine(
                 line: lineNumber,
-                reason: "time '\(String(decoding: fields[0].prefix(24), as: UTF8.self))' is not a decimal number of milliseconds")
+                reason: "time '\(String(decoding: timeField.prefix(24), as: UTF8.self))' is not a decimal number of milliseconds")
         }
+        let directionField = line[fields.1]
         let direction: CaptureDirection
-        switch String(decoding: fields[1], as: UTF8.self) {
-        case "rx": direction = .rx
-        case "tx": direction = .tx
-        case let other:
-            throw .malformedLine(line: lineNumber, reason: "direction '\(other.prefix(24))' is neither rx nor tx")
+        if directionField.elementsEqual("rx".utf8) {
+            direction = .rx
+        } else if directionField.elementsEqual("tx".utf8) {
+            direction = .tx
+        } else {
+            let other = String(decoding: directionField.prefix(24), as: UTF8.self)
+            throw .malformedLine(line: lineNumber, reason: "direction '\(other)' is neither rx nor tx")
         }
         guard time >= lastTimeMs else {
             throw .timeWentBackwards(line: lineNumber, previousMs: lastTimeMs, timeMs: time)
         }
+        let hexField = line[fields.2]
         bytes.removeAll(keepingCapacity: true)
-        guard Hex.decode(fields[2], into: &bytes) else {
+        guard Hex.decode(hexField, into: &bytes) else {
             throw .malformedLine(
                 line: lineNumber,
-                reason: fields[2].count % 2 == 1
-                    ? "odd number of hex digits (\(fields[2].count))" : "bytes are not hex")
+                reason: hexField.count % 2 == 1
+                    ? "odd number of hex digits (\(hexField.count))" : "bytes are not hex")
         }
         lastTimeMs = time
         return CaptureLine(timeMs: time, direction: direction, bytes: bytes[...])
     }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
 
     /// Call at the end of input: a capture without its header is an error.
     public func finish() throws(CaptureError) {

@@ -28,27 +28,31 @@ public enum SerialOpener {
     /// Opens through libserialport, configured 8N1 without flow control.
     public static func openWithLibserialport(path: String, baud: Int) throws(SerialPortError) -> SerialConnection {
         var port: OpaquePointer?
-        guard sp_get_port_by_name(path, &port) == SP_OK, let port else {
-            throw .libserialport(path: path, operation: "find", message: lastError())
+        let found = sp_get_port_by_name(path, &port)
+        guard found == SP_OK, let port else {
+            throw .libserialport(path: path, operation: "find", message: describe(found))
         }
-        guard sp_open(port, SP_MODE_READ_WRITE) == SP_OK else {
-            let message = lastError()
+        let opened = sp_open(port, SP_MODE_READ_WRITE)
+        guard opened == SP_OK else {
+            let message = describe(opened)
             sp_free_port(port)
             throw .libserialport(path: path, operation: "open", message: message)
         }
-        func fail(_ operation: String) -> SerialPortError {
-            let message = lastError()
+        func fail(_ operation: String, _ code: sp_return) -> SerialPortError {
+            let message = describe(code)
             sp_close(port)
             sp_free_port(port)
             return .libserialport(path: path, operation: operation, message: message)
         }
-        guard sp_set_baudrate(port, Int32(baud)) == SP_OK else { throw fail("set the baud rate of") }
-        guard sp_set_bits(port, 8) == SP_OK else { throw fail("set 8 data bits on") }
-        guard sp_set_parity(port, SP_PARITY_NONE) == SP_OK else { throw fail("set no parity on") }
-        guard sp_set_stopbits(port, 1) == SP_OK else { throw fail("set 1 stop bit on") }
-        guard sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE) == SP_OK else { throw fail("turn flow control off on") }
+        if case let code = sp_set_baudrate(port, Int32(baud)), code != SP_OK { throw fail("set the baud rate of", code) }
+        if case let code = sp_set_bits(port, 8), code != SP_OK { throw fail("set 8 data bits on", code) }
+        if case let code = sp_set_parity(port, SP_PARITY_NONE), code != SP_OK { throw fail("set no parity on", code) }
+        if case let code = sp_set_stopbits(port, 1), code != SP_OK { throw fail("set 1 stop bit on", code) }
+        if case let code = sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE), code != SP_OK { throw fail("turn flow control off on", code) }
         var fd: Int32 = -1
-        guard sp_get_port_handle(port, &fd) == SP_OK, fd >= 0 else { throw fail("get the handle of") }
+        if case let code = sp_get_port_handle(port, &fd), code != SP_OK || fd < 0 {
+            throw fail("get the handle of", code == SP_OK ? SP_ERR_FAIL : code)
+        }
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
         return SerialConnection(path: path, opener: .libserialport, fileDescriptor: fd, port: port)
@@ -89,6 +93,17 @@ public enum SerialOpener {
         case 460_800: speed_t(B460800)
         case 921_600: speed_t(B921600)
         default: nil
+        }
+    }
+
+    /// What a libserialport return code means. Only SP_ERR_FAIL has an OS error behind it:
+    /// for the others `sp_last_error_message` repeats a stale errno ("Success").
+    static func describe(_ code: sp_return) -> String {
+        switch code {
+        case SP_ERR_ARG: "not a serial port it knows (invalid argument)"
+        case SP_ERR_MEM: "out of memory"
+        case SP_ERR_SUPP: "operation not supported on this port"
+        default: lastError()
         }
     }
 
