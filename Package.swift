@@ -39,6 +39,9 @@ let package = Package(
 
         .target(name: "FairFuelCore"),
         .target(name: "FairFuelLink", dependencies: ["FairFuelCore"]),
+        // USB pull protocol: frames, pairing handshake (HMAC-SHA256 from libcrypto, loaded with
+        // dlopen so that `run` never maps it), the dongle's session logic.
+        .target(name: "FairFuelPull", dependencies: ["FairFuelCore", "FairFuelLink"]),
         .target(name: "FairFuelParsers", dependencies: ["FairFuelCore"]),
         .target(name: "FairFuelDomain", dependencies: ["FairFuelCore", "FairFuelParsers"]),
         // A thin, typed wrapper of libsqlite3: the only place the store's C calls live.
@@ -55,7 +58,7 @@ let package = Package(
             name: "FairFuelService",
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain",
-                "FairFuelStore", "FairFuelEdges", "FairFuelSimulation",
+                "FairFuelStore", "FairFuelEdges", "FairFuelSimulation", "FairFuelPull",
             ]),
         .executableTarget(
             name: "fairfuel",
@@ -71,6 +74,7 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(name: "FairFuelCoreTests", dependencies: ["FairFuelCore", "TestSupport"]),
         .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelLink", "TestSupport"]),
+        .testTarget(name: "FairFuelPullTests", dependencies: ["FairFuelPull", "FairFuelLink", "TestSupport"]),
         .testTarget(
             name: "FairFuelParsersTests", dependencies: ["FairFuelParsers", "TestSupport"],
             resources: [.copy("Fixtures")]),
@@ -82,10 +86,16 @@ let package = Package(
         .testTarget(
             name: "FairFuelStoreTests", dependencies: ["FairFuelStore", "FairFuelSQLite", "TestSupport"]),
         .testTarget(
-            name: "FairFuelServiceTests", dependencies: ["FairFuelService", "TestSupport"]),
+            name: "FairFuelServiceTests", dependencies: ["FairFuelService", "TestSupport"],
+            exclude: ["Export/Fixtures"]),
         .testTarget(name: "FairFuelSimulationTests", dependencies: ["FairFuelSimulation", "FairFuelEdges", "TestSupport"]),
         .testTarget(
             name: "CLITests", dependencies: ["fairfuel", "TestSupport"],
             exclude: ["Fixtures"]),
+        // `fairfuel run` and `fairfuel sim` as separate processes on real pseudo-terminals.
+        .testTarget(
+            name: "FairFuelIntegrationTests",
+            dependencies: ["fairfuel", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation"],
+            resources: [.copy("Fixtures")]),
     ]
 )

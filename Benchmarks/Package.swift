@@ -12,6 +12,7 @@ let suites: [(name: String, libraries: [String])] = [
     ("Domain", ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain"]),
     // FairFuelSQLite is not a product of FairFuel: the store exposes the VFS counts itself.
     ("Store", ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelService"]),
+    ("Soak", ["FairFuelCore", "FairFuelParsers", "FairFuelStore", "FairFuelSimulation", "FairFuelService"]),
 ]
 
 let package = Package(

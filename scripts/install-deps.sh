@@ -8,8 +8,11 @@ packages=(
   libserialport-dev   # the MCU serial link (real UARTs and USB CDC ports)
   libgps-dev          # GNSS through a local gpsd
   libsqlite3-dev      # the trip store
+  libssl-dev          # libcrypto (HMAC-SHA256, dlopen'ed by usb-serve and pull; the dongle needs only libssl3)
   gpsd                # the real daemon, started by the tests on a pseudo-terminal
   socat               # pseudo-terminal pairs between processes in the tests
+  libxml2-utils       # xmllint: the GPX export is checked against the GPX 1.1 schema
+  chromium            # headless rendering of the HTML report in its test
 )
 
 missing=()

@@ -4,7 +4,7 @@
 # Safe to run again (an existing /etc/fairfuel/board.toml is kept).
 #
 #   sudo scripts/install.sh                        # build, install, enable the service
-#   sudo scripts/install.sh --no-build --now       # install what `swift build -c release` made, and start it
+#   sudo scripts/install.sh --no-build --now       # install what `swift build -c release --static-swift-stdlib` made, and start it
 #   scripts/install.sh --destdir /tmp/stage --no-build --binary ./fairfuel   # stage into a directory, no root needed
 #
 # Options:
@@ -13,7 +13,7 @@
 #   --board NAME     the profile copied to /etc/fairfuel/board.toml when absent (default pi-zero-2w)
 #   --uart           also install udev/99-fairfuel-mcu-uart.rules (an MCU wired to the Pi's UART)
 #   --binary PATH    install this binary instead of .build/release/fairfuel
-#   --no-build       do not run `swift build -c release` first
+#   --no-build       do not run `swift build -c release --static-swift-stdlib` first
 #   --no-system      files only: no user, udev, or systemctl steps
 #   --now            start (or restart) the service after enabling it
 set -euo pipefail
@@ -59,12 +59,13 @@ fi
 
 if [ -z "$binary" ]; then
   if [ "$build" = yes ]; then
-    echo "Building fairfuel (release)..." >&2
-    (cd "$root" && swift build -c release --product fairfuel >&2)
+    # The Swift runtime linked in: the Pi needs no toolchain, and it saves ~3 MB resident.
+    echo "Building fairfuel (release, static Swift runtime)..." >&2
+    (cd "$root" && swift build -c release --static-swift-stdlib --product fairfuel >&2)
   fi
   binary="$root/.build/release/fairfuel"
 fi
-[ -x "$binary" ] || die "no executable at $binary (build with: swift build -c release --product fairfuel)"
+[ -x "$binary" ] || die "no executable at $binary (build with: swift build -c release --static-swift-stdlib --product fairfuel)"
 
 bindir="$prefix/bin"
 etc="$destdir/etc"

@@ -165,7 +165,20 @@ public final class VirtualMCU: @unchecked Sendable {
                 flush(&transmit, &transmitOffset, connected: connected, patienceMs: 200)
                 break
             }
-            let now = min(simNow(), endMs)
+            var now = min(simNow(), endMs)
+            if options.lossless {
+                // Simulated time waits for the host rather than dropping frames, and never
+                // catches up afterwards: it continues from where it was held.
+                if transmit.count - transmitOffset > options.transmitBufferBytes / 2 {
+                    now = core.now
+                } else {
+                    now = min(now, core.now + options.losslessStepMs)
+                }
+                if now < simNow() {
+                    anchorSim = now
+                    anchorReal = realMs()
+                }
+            }
             core.advance(to: now, into: &outputs)
             publish()  // before the bytes leave, so that observers are never behind the host
             try handle(&outputs, transmit: &transmit, transmitOffset: &transmitOffset, connected: &connected)
@@ -188,7 +201,8 @@ public final class VirtualMCU: @unchecked Sendable {
                 if let quiet { target = min(target, quiet) }
             }
             let waitMs = Double(target - simNow()) / speed
-            let timeout: Int32 = waitMs <= 0 ? 0 : Int32(min(50, waitMs.rounded(.up)))
+            // Lossless runs as fast as the host reads: a wait under a millisecond is no wait.
+            let timeout: Int32 = waitMs <= 0 || (options.lossless && waitMs < 1) ? 0 : Int32(min(50, waitMs.rounded(.up)))
 
             guard let port else {
                 SimPort.sleep(milliseconds: timeout)
@@ -239,7 +253,7 @@ public final class VirtualMCU: @unchecked Sendable {
                     transmit.removeAll(keepingCapacity: true)
                     transmitOffset = 0
                 }
-                if transmit.count - transmitOffset + bytes.count > options.transmitBufferBytes {
+                if !options.lossless && transmit.count - transmitOffset + bytes.count > options.transmitBufferBytes {
                     core.noteDropped()
                 } else {
                     if transmitOffset > options.transmitBufferBytes {

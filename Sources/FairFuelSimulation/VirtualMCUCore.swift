@@ -366,8 +366,10 @@ struct VirtualMCUCore {
             events.append(SimEvent(simMs: time, kind: .bleFilter(entries: filter.count)))
             acknowledge(frame.seq, .ok, at: time, into: &out)
         case .nfcWrite(let write):
-            if pendingWrite != nil {
-                acknowledge(frame.seq, .busy, at: time, into: &out)
+            if let pending = pendingWrite {
+                // The host resends a write it has no ACK for yet (the ACK comes at the write):
+                // the same seq is the waiting write, not a second one.
+                if pending.seq != frame.seq { acknowledge(frame.seq, .busy, at: time, into: &out) }
                 return
             }
             guard plan.scenario.mcu.capabilities.contains(.nfcWrite) else {

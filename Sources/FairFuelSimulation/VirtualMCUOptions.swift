@@ -13,6 +13,12 @@ public struct VirtualMCUOptions: Sendable {
     /// The MCU's transmit buffer: frames beyond it are dropped (and counted in mcu_dropped)
     /// while the host does not read.
     public var transmitBufferBytes = 16 * 1024
+    /// Never drop a frame: simulated time waits while the host has not read half of the
+    /// transmit buffer, and advances at most `losslessStepMs` per turn (a demo, a test of
+    /// results rather than of overload); false: a real MCU's buffer that overflows.
+    public var lossless = false
+    /// Simulated milliseconds made at most per turn of the loop when `lossless`.
+    public var losslessStepMs: Int64 = 10_000
     /// Called on the run thread for every event.
     public var onEvent: (@Sendable (SimEvent) -> Void)?
     /// Polled by the run loop (at least every 50 ms); true stops it, as `stop()` does.

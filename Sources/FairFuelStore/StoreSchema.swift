@@ -134,5 +134,10 @@ enum StoreSchema {
         // The rolling store (StoreSchema+RollingStore.swift): compact track chunks, then incremental vacuum.
         trackChunks,
         incrementalVacuum,
+        // The fuel log (StoreSchema+RefuelLog.swift).
+        refuelLog,
+        // Removable drivers and driver URIs (StoreSchema+Provisioning.swift).
+        provisioning,
+        pairing,  // the USB pull's pairing secret (StoreSchema+Pairing.swift)
     ]
 }

@@ -10,6 +10,10 @@ public struct DriverRecord: Sendable, Equatable {
     public var contact: String?
     public var tags: [TagIdentity]
     public var beacons: [BeaconIdentity]
+    /// The id in the driver's `fairfuel://driver/<uuid>` tags; nil until one was written or bound.
+    public var uuid: UUID128?
+    /// Removed drivers keep their row for history (trips, splits) but no tags, beacons or name claim.
+    public var removed: Bool = false
 }
 
 extension TagIdentity {
@@ -31,41 +35,29 @@ extension TagIdentity {
 }
 
 extension TripStore {
+    /// Current drivers per vehicle; the issue asks for at least 16.
+    public static let maximumDrivers = 64
+
     /// Adds a driver with tags and beacons; a name, tag or beacon already taken is refused and nothing changes.
     @discardableResult
     public func addDriver(name: String, contact: String? = nil, tags: [TagIdentity], beacons: [BeaconIdentity]) throws(StoreError) -> DriverID {
         let trimmed = name.trimmingWhitespace
         guard !trimmed.isEmpty else { throw .invalid("a driver needs a name") }
-        let count = try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT COUNT(*) FROM drivers") } ?? 0
-        guard count < 64 else { throw .invalid("this vehicle already has 64 drivers") }
-        if try wrap({ () throws(SQLiteError) in try connection.scalarInt("SELECT id FROM drivers WHERE name = ?", .text(trimmed)) }) != nil {
+        let count = try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT COUNT(*) FROM drivers WHERE removed = 0") } ?? 0
+        guard count < Self.maximumDrivers else { throw .invalid("this vehicle already has \(Self.maximumDrivers) drivers") }
+        if try currentDriverID(named: trimmed) != nil {
             throw .invalid("a driver named '\(trimmed)' already exists")
         }
         for tag in tags {
-            let (kind, value) = tag.storeColumns
-            if let owner = try wrap({ () throws(SQLiteError) in
-                try connection.scalarText(
-                    "SELECT d.name FROM driver_tags t JOIN drivers d ON d.id = t.driver_id WHERE t.kind = ? AND t.value = ?",
-                    .text(kind), .text(value))
-            }) {
-                throw .invalid("tag \(tag) is already bound to \(owner)")
-            }
+            if let owner = try owner(of: tag) { throw .invalid("tag \(tag) is already bound to \(owner.name)") }
         }
         for beacon in beacons {
-            if let owner = try wrap({ () throws(SQLiteError) in
-                try connection.scalarText(
-                    "SELECT d.name FROM driver_beacons b JOIN drivers d ON d.id = b.driver_id WHERE b.spec = ?", .text(beacon.spec))
-            }) {
-                throw .invalid("beacon \(beacon.spec) is already bound to \(owner)")
-            }
+            if let owner = try owner(of: beacon) { throw .invalid("beacon \(beacon.spec) is already bound to \(owner.name)") }
         }
         return try write {
             try connection.run("INSERT INTO drivers (name, contact) VALUES (?, ?)", .text(trimmed), .optional(contact))
             let id = connection.lastInsertRowID
-            for tag in tags {
-                let (kind, value) = tag.storeColumns
-                try connection.run("INSERT INTO driver_tags (driver_id, kind, value) VALUES (?, ?, ?)", .integer(id), .text(kind), .text(value))
-            }
+            for tag in tags { try insert(tag, driver: id) }
             for beacon in beacons {
                 try connection.run("INSERT INTO driver_beacons (driver_id, spec) VALUES (?, ?)", .integer(id), .text(beacon.spec))
             }
@@ -73,10 +65,15 @@ extension TripStore {
         }
     }
 
-    public func drivers() throws(StoreError) -> [DriverRecord] {
+    /// Current drivers (and removed ones when asked), in the order they were added.
+    public func drivers(includingRemoved: Bool = false) throws(StoreError) -> [DriverRecord] {
         try wrap { () throws(SQLiteError) in
-            var records = try connection.query("SELECT id, name, contact FROM drivers ORDER BY id") { row in
-                DriverRecord(id: DriverID(row.int64(0)), name: row.text(1) ?? "", contact: row.text(2), tags: [], beacons: [])
+            var records = try connection.query(
+                "SELECT id, name, contact, uuid, removed FROM drivers WHERE removed = 0 OR ? ORDER BY id", .int(includingRemoved ? 1 : 0)
+            ) { row in
+                DriverRecord(
+                    id: DriverID(row.int64(0)), name: row.text(1) ?? "", contact: row.text(2), tags: [], beacons: [],
+                    uuid: row.text(3).flatMap { UUID128($0) }, removed: row.int64(4) != 0)
             }
             for index in records.indices {
                 let id = records[index].id.rawValue
@@ -91,7 +88,106 @@ extension TripStore {
         }
     }
 
-    /// The provisioning as the domain looks it up.
+    /// The current driver called `name` (any case).
+    public func driver(named name: String) throws(StoreError) -> DriverRecord? {
+        guard let id = try currentDriverID(named: name) else { return nil }
+        return try drivers().first { $0.id == id }
+    }
+
+    /// The current driver called `name`, or a clear error naming the drivers there are.
+    public func requireDriver(named name: String) throws(StoreError) -> DriverRecord {
+        if let record = try driver(named: name) { return record }
+        let names = try drivers().map(\.name)
+        throw .notFound("no driver named '\(name.trimmingWhitespace)'" + (names.isEmpty ? " (none provisioned)" : " (drivers: \(names.joined(separator: ", ")))"))
+    }
+
+    /// Removes a driver: their tags and beacons are freed, their past trips and splits keep their name.
+    public func removeDriver(named name: String) throws(StoreError) -> DriverRecord {
+        let record = try requireDriver(named: name)
+        try write {
+            try connection.run("DELETE FROM driver_tags WHERE driver_id = ?", .integer(record.id.rawValue))
+            try connection.run("DELETE FROM driver_beacons WHERE driver_id = ?", .integer(record.id.rawValue))
+            try connection.run("UPDATE drivers SET removed = 1 WHERE id = ?", .integer(record.id.rawValue))
+        }
+        return record
+    }
+
+    /// Renames a current driver; trips already recorded keep the name they were driven under.
+    public func renameDriver(named name: String, to newName: String) throws(StoreError) -> DriverRecord {
+        let record = try requireDriver(named: name)
+        let trimmed = newName.trimmingWhitespace
+        guard !trimmed.isEmpty else { throw .invalid("a driver needs a name") }
+        if let other = try currentDriverID(named: trimmed), other != record.id {
+            throw .invalid("a driver named '\(trimmed)' already exists")
+        }
+        try write { try connection.run("UPDATE drivers SET name = ? WHERE id = ?", .text(trimmed), .integer(record.id.rawValue)) }
+        return record
+    }
+
+    /// Sets or clears a driver's contact.
+    public func setContact(_ contact: String?, driver: DriverID) throws(StoreError) {
+        try write { try connection.run("UPDATE drivers SET contact = ? WHERE id = ?", .optional(contact), .integer(driver.rawValue)) }
+    }
+
+    /// Binds a tag to a driver: false when it already was theirs; an error naming the owner when it is someone else's.
+    @discardableResult
+    public func bind(tag: TagIdentity, to driver: DriverID) throws(StoreError) -> Bool {
+        if let owner = try owner(of: tag) {
+            if owner.id == driver { return false }
+            throw .invalid("tag \(tag) is already bound to \(owner.name)")
+        }
+        try write { try insert(tag, driver: driver.rawValue) }
+        return true
+    }
+
+    /// Binds a beacon to a driver: false when it already was theirs; an error naming the owner when it is someone else's.
+    @discardableResult
+    public func bind(beacon: BeaconIdentity, to driver: DriverID) throws(StoreError) -> Bool {
+        if let owner = try owner(of: beacon) {
+            if owner.id == driver { return false }
+            throw .invalid("beacon \(beacon.spec) is already bound to \(owner.name)")
+        }
+        try write {
+            try connection.run("INSERT INTO driver_beacons (driver_id, spec) VALUES (?, ?)", .integer(driver.rawValue), .text(beacon.spec))
+        }
+        return true
+    }
+
+    /// The driver a tag is bound to.
+    public func owner(of tag: TagIdentity) throws(StoreError) -> (id: DriverID, name: String)? {
+        let (kind, value) = tag.storeColumns
+        return try wrap { () throws(SQLiteError) in
+            try connection.query(
+                "SELECT d.id, d.name FROM driver_tags t JOIN drivers d ON d.id = t.driver_id WHERE t.kind = ? AND t.value = ?",
+                .text(kind), .text(value)
+            ) { (DriverID($0.int64(0)), $0.text(1) ?? "") }.first
+        }
+    }
+
+    /// The driver a beacon is bound to.
+    public func owner(of beacon: BeaconIdentity) throws(StoreError) -> (id: DriverID, name: String)? {
+        try wrap { () throws(SQLiteError) in
+            try connection.query(
+                "SELECT d.id, d.name FROM driver_beacons b JOIN drivers d ON d.id = b.driver_id WHERE b.spec = ?", .text(beacon.spec)
+            ) { (DriverID($0.int64(0)), $0.text(1) ?? "") }.first
+        }
+    }
+
+    /// The driver's URI id: the stored one, else `make()`'s, stored (so every tag written for them carries the same URI).
+    public func driverUUID(for driver: DriverID, make: () -> UUID128) throws(StoreError) -> UUID128 {
+        if let text = try wrap({ () throws(SQLiteError) in
+            try connection.scalarText("SELECT uuid FROM drivers WHERE id = ?", .integer(driver.rawValue))
+        }), let uuid = UUID128(text) {
+            return uuid
+        }
+        let uuid = make()
+        try write {
+            try connection.run("UPDATE drivers SET uuid = ? WHERE id = ?", .text(uuid.description.lowercased()), .integer(driver.rawValue))
+        }
+        return uuid
+    }
+
+    /// The provisioning as the domain looks it up (current drivers only).
     public func directory() throws(StoreError) -> DriverDirectory {
         var directory = DriverDirectory()
         for record in try drivers() {
@@ -103,8 +199,21 @@ extension TripStore {
     }
 
     public func driverID(named name: String) throws(StoreError) -> DriverID? {
+        try currentDriverID(named: name)
+    }
+
+    private func currentDriverID(named name: String) throws(StoreError) -> DriverID? {
         try wrap { () throws(SQLiteError) in
-            try connection.scalarInt("SELECT id FROM drivers WHERE name = ?", .text(name.trimmingWhitespace)).map(DriverID.init)
+            try connection.scalarInt("SELECT id FROM drivers WHERE name = ? AND removed = 0", .text(name.trimmingWhitespace)).map(DriverID.init)
+        }
+    }
+
+    private func insert(_ tag: TagIdentity, driver: Int64) throws(SQLiteError) {
+        let (kind, value) = tag.storeColumns
+        try connection.run("INSERT INTO driver_tags (driver_id, kind, value) VALUES (?, ?, ?)", .integer(driver), .text(kind), .text(value))
+        if kind == "driver" {
+            // The first driver URI bound becomes the driver's own.
+            try connection.run("UPDATE drivers SET uuid = ? WHERE id = ? AND uuid IS NULL", .text(value), .integer(driver))
         }
     }
 

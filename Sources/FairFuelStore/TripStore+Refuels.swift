@@ -1,20 +1,27 @@
 import FairFuelCore
 import FairFuelDomain
+import FairFuelParsers
 import FairFuelSQLite
 
-/// A refuel as entered by the family.
+/// A refuel as entered by the family: one line of the fuel log.
 public struct RefuelInput: Sendable, Equatable {
     public var atUTCMs: Int64
     public var liters: Double
     public var cost: MinorUnits
     public var fullTank: Bool
     public var odometerKilometers: Double?
+    /// petrol, diesel or lpg; nil: not said (the vehicle's).
     public var fuelType: String?
     public var station: String?
     public var note: String?
+    /// ISO 4217 code of `cost`; nil when adding: the vehicle's.
+    public var currency: String?
+    /// When it was typed in (UTC ms); nil: before the fuel log recorded it.
+    public var enteredUTCMs: Int64?
 
     public init(atUTCMs: Int64, liters: Double, cost: MinorUnits, fullTank: Bool = true, odometerKilometers: Double? = nil,
-                fuelType: String? = nil, station: String? = nil, note: String? = nil) {
+                fuelType: String? = nil, station: String? = nil, note: String? = nil, currency: String? = nil,
+                enteredUTCMs: Int64? = nil) {
         self.atUTCMs = atUTCMs
         self.liters = liters
         self.cost = cost
@@ -23,6 +30,8 @@ public struct RefuelInput: Sendable, Equatable {
         self.fuelType = fuelType
         self.station = station
         self.note = note
+        self.currency = currency
+        self.enteredUTCMs = enteredUTCMs
     }
 }
 
@@ -46,28 +55,76 @@ extension TripStore {
     @discardableResult
     public func addRefuel(_ refuel: RefuelInput) throws(StoreError) -> Int64 {
         let vehicle = try vehicle()
-        guard refuel.liters.isFinite, refuel.liters > 0 else { throw .invalid("litres must be more than 0") }
-        guard refuel.liters <= vehicle.tankLiters * 1.05 else {
-            throw .invalid("\(refuel.liters) L is more than the \(vehicle.tankLiters) L tank")
-        }
-        guard refuel.cost.value >= 0 else { throw .invalid("the cost cannot be negative") }
-        if try wrap({ () throws(SQLiteError) in
-            try connection.scalarInt("SELECT id FROM refuels WHERE at_utc_ms = ?", .integer(refuel.atUTCMs))
-        }) != nil {
-            throw .invalid("a refuel at that moment is already recorded")
-        }
+        try validate(refuel, vehicle: vehicle)
         return try write(durable: true) {
             try connection.run(
                 """
-                INSERT INTO refuels (at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO refuels (at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note, currency, entered_utc_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 .integer(refuel.atUTCMs), .real(refuel.liters), .integer(refuel.cost.value), .int(refuel.fullTank ? 1 : 0),
-                .optional(refuel.odometerKilometers), .optional(refuel.fuelType), .optional(refuel.station), .optional(refuel.note))
+                .optional(refuel.odometerKilometers), .optional(refuel.fuelType), .optional(refuel.station), .optional(refuel.note),
+                .text(refuel.currency ?? vehicle.currency), .optional(refuel.enteredUTCMs))
             let id = connection.lastInsertRowID
             try recomputeSplitsInTransaction(policy: vehicle.untrackedPolicy)
             try recomputeCalibrationInTransaction()
             return id
+        }
+    }
+
+    /// Refuels closer than this to a recorded one are the same refuel entered twice.
+    static let duplicateWindowMs: Int64 = 60_000
+
+    /// Refuses what cannot be a refuel of this vehicle, with a message for the person who typed it.
+    func validate(_ refuel: RefuelInput, vehicle: VehicleProfile) throws(StoreError) {
+        guard refuel.liters.isFinite, refuel.liters > 0 else { throw .invalid("litres must be more than 0") }
+        // 5 %: a tank takes a little more than its nominal size (filler neck, pump overshoot).
+        guard refuel.liters <= vehicle.tankLiters * 1.05 else {
+            throw .invalid("\(refuel.liters) L is more than the \(vehicle.tankLiters) L tank")
+        }
+        guard refuel.cost.value >= 0 else { throw .invalid("the cost cannot be negative") }
+        if let fuel = refuel.fuelType {
+            guard ["petrol", "diesel", "lpg"].contains(fuel) else { throw .invalid("fuel '\(fuel)' is not petrol, diesel or lpg") }
+            guard fuel == vehicle.fuelType else {
+                throw .invalid("this vehicle runs on \(vehicle.fuelType), not \(fuel) (change it with `fairfuel vehicle set --fuel`)")
+            }
+        }
+        if let currency = refuel.currency, currency != vehicle.currency {
+            throw .invalid("the bill is in \(currency) but the vehicle's currency is \(vehicle.currency)")
+        }
+        for (name, text) in [("station", refuel.station), ("note", refuel.note)] {
+            guard let text else { continue }
+            guard text.unicodeScalars.count <= 200 else { throw .invalid("the \(name) is longer than 200 characters") }
+            guard !text.unicodeScalars.contains(where: { $0.value < 0x20 }) else { throw .invalid("the \(name) contains control characters") }
+        }
+        let near = try wrap { () throws(SQLiteError) in
+            try connection.scalarInt(
+                "SELECT id FROM refuels WHERE at_utc_ms > ?1 - ?2 AND at_utc_ms < ?1 + ?2 LIMIT 1",
+                .integer(refuel.atUTCMs), .integer(Self.duplicateWindowMs))
+        }
+        if near != nil { throw .invalid("a refuel at that moment is already recorded") }
+        guard let odometer = refuel.odometerKilometers else { return }
+        guard odometer.isFinite, odometer >= 0, odometer < 10_000_000 else {
+            throw .invalid("the odometer reading \(odometer) km is not a reading")
+        }
+        let neighbours = try wrap { () throws(SQLiteError) in
+            try connection.query(
+                """
+                SELECT * FROM (SELECT at_utc_ms, odometer_km FROM refuels WHERE odometer_km IS NOT NULL AND at_utc_ms < ?1
+                               ORDER BY at_utc_ms DESC LIMIT 1)
+                UNION ALL
+                SELECT * FROM (SELECT at_utc_ms, odometer_km FROM refuels WHERE odometer_km IS NOT NULL AND at_utc_ms > ?1
+                               ORDER BY at_utc_ms LIMIT 1)
+                """,
+                .integer(refuel.atUTCMs)
+            ) { ($0.int64(0), $0.double(1)) }
+        }
+        for (at, reading) in neighbours {
+            let backwards = at < refuel.atUTCMs ? reading > odometer : reading < odometer
+            if backwards {
+                let when = UTCTimestamp(millisecondsSinceEpoch: at).iso8601
+                throw .invalid("the odometer goes backwards: \(odometer) km here, \(reading) km at the refuel of \(when)")
+            }
         }
     }
 
@@ -82,14 +139,19 @@ extension TripStore {
         }
     }
 
+    /// The fuel log, oldest first.
     public func refuels() throws(StoreError) -> [(id: Int64, refuel: RefuelInput)] {
         try wrap { () throws(SQLiteError) in
             try connection.query(
-                "SELECT id, at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note FROM refuels ORDER BY at_utc_ms"
+                """
+                SELECT id, at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note, currency, entered_utc_ms
+                FROM refuels ORDER BY at_utc_ms
+                """
             ) { row in
                 (row.int64(0), RefuelInput(
                     atUTCMs: row.int64(1), liters: row.double(2), cost: MinorUnits(row.int64(3)), fullTank: row.int(4) == 1,
-                    odometerKilometers: row.optionalDouble(5), fuelType: row.text(6), station: row.text(7), note: row.text(8)))
+                    odometerKilometers: row.optionalDouble(5), fuelType: row.text(6), station: row.text(7), note: row.text(8),
+                    currency: row.text(9), enteredUTCMs: row.optionalInt64(10)))
             }
         }
     }

@@ -19,6 +19,70 @@ public struct VehicleProfile: Sendable, Equatable {
     public var untrackedPolicy: UntrackedPolicy
     /// The refuel-calibrated scale of the fuel model.
     public var fuelScale: Double
+
+    public init(
+        name: String, ratedLitersPer100km: Double, massKilograms: Double, idleLitersPerHour: Double, fuelType: String,
+        tankLiters: Double, currency: String, currencyMinorDigits: Int, units: String, untrackedPolicy: UntrackedPolicy,
+        fuelScale: Double
+    ) {
+        self.name = name
+        self.ratedLitersPer100km = ratedLitersPer100km
+        self.massKilograms = massKilograms
+        self.idleLitersPerHour = idleLitersPerHour
+        self.fuelType = fuelType
+        self.tankLiters = tankLiters
+        self.currency = currency
+        self.currencyMinorDigits = currencyMinorDigits
+        self.units = units
+        self.untrackedPolicy = untrackedPolicy
+        self.fuelScale = fuelScale
+    }
+}
+
+extension VehicleProfile {
+    /// ISO 4217 codes of the currencies a family is likely to pay fuel in, with their minor-unit digits.
+    public static let currencies: [(code: String, minorDigits: Int)] = [
+        ("AUD", 2), ("BGN", 2), ("BRL", 2), ("CAD", 2), ("CHF", 2), ("CLP", 0), ("CNY", 2), ("CZK", 2),
+        ("DKK", 2), ("EUR", 2), ("GBP", 2), ("HKD", 2), ("HUF", 2), ("IDR", 2), ("ILS", 2), ("INR", 2),
+        ("ISK", 0), ("JPY", 0), ("KRW", 0), ("KWD", 3), ("MXN", 2), ("MYR", 2), ("NOK", 2), ("NZD", 2),
+        ("PHP", 2), ("PLN", 2), ("RON", 2), ("RSD", 2), ("SEK", 2), ("SGD", 2), ("THB", 2), ("TRY", 2),
+        ("TWD", 2), ("UAH", 2), ("USD", 2), ("VND", 0), ("ZAR", 2),
+    ]
+
+    /// Minor-unit digits of an ISO 4217 code (any case); nil for a code not in `currencies`.
+    public static func minorDigits(ofCurrency code: String) -> Int? {
+        let upper = code.uppercased()
+        return currencies.first { $0.code == upper }?.minorDigits
+    }
+
+    /// Allowed ranges, as `fairfuel vehicle set` and bundle imports check them.
+    public static let ratedLitersPer100kmRange = 1.0...40.0
+    public static let massKilogramsRange = 400.0...5000.0
+    public static let idleLitersPerHourRange = 0.0...5.0
+    public static let tankLitersRange = 5.0...200.0
+    public static let fuelTypes = ["petrol", "diesel", "lpg"]
+    public static let unitSystems = ["metric", "imperial"]
+
+    /// What is wrong with this profile, one message per field (option names as the CLI spells them).
+    public var problems: [String] {
+        var problems: [String] = []
+        if name.trimmingWhitespace.isEmpty { problems.append("--name cannot be empty") }
+        if !Self.ratedLitersPer100kmRange.contains(ratedLitersPer100km) { problems.append("--l-per-100km must be 1 to 40") }
+        if !Self.massKilogramsRange.contains(massKilograms) { problems.append("--mass-kg must be 400 to 5000") }
+        if !Self.idleLitersPerHourRange.contains(idleLitersPerHour) { problems.append("--idle-l-per-h must be 0 to 5") }
+        if !Self.tankLitersRange.contains(tankLiters) { problems.append("--tank-l must be 5 to 200") }
+        if !Self.fuelTypes.contains(fuelType) { problems.append("--fuel must be petrol, diesel or lpg") }
+        if !Self.unitSystems.contains(units) { problems.append("--units must be metric or imperial") }
+        if Self.minorDigits(ofCurrency: currency) != currencyMinorDigits {
+            problems.append(Self.currencyProblem(currency))
+        }
+        return problems
+    }
+
+    /// The message for a currency code outside the table.
+    public static func currencyProblem(_ code: String) -> String {
+        "--currency '\(code)' is not an ISO 4217 code this build knows (\(currencies.map(\.code).joined(separator: " ")))"
+    }
 }
 
 extension TripStore {

@@ -7,6 +7,7 @@ struct FairFuelCommand: ParsableCommand {
         commandName: "fairfuel",
         abstract: "FairFuel: who drove, how far, and who owes what at the pump.",
         subcommands: [
+            DemoCommand.self,
             RunCommand.self,
             StatusCommand.self,
             SessionCommand.self,
@@ -17,12 +18,19 @@ struct FairFuelCommand: ParsableCommand {
             ReplayCommand.self,
             ProvisionCommand.self,
             VehicleCommand.self,
+            MCUCommand.self,
             RefuelCommand.self,
             TripsCommand.self,
             SplitCommand.self,
+            SummaryCommand.self,
+            ExportCommand.self,
+            ReportCommand.self,
             StoreCommand.self,
             SynthCommand.self,
             VersionCommand.self,
+            PullCommand.self,
+            FamilyCommand.self,
+            USBServeCommand.self,
         ])
 }
 

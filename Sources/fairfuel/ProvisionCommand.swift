@@ -1,17 +1,30 @@
 import ArgumentParser
 import FairFuelCore
+import FairFuelEdges
 import FairFuelParsers
+import FairFuelService
 import FairFuelStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct ProvisionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "provision",
         abstract: "Provision drivers with their tags and beacons.",
-        subcommands: [DriverCommand.self])
+        discussion: """
+            Every command works whether or not the service runs: it writes the store, then asks a
+            running service (through its control socket) to reload, which pushes a new BLE filter.
+            learn-tag, learn-beacon and write-tag need the running service: they use the dongle's MCU.
+            """,
+        subcommands: [DriverCommand.self, LearnTag.self, LearnBeacon.self, WriteTag.self, Export.self, Import.self,
+                      PairingSecretCommand.self])
 
     struct DriverCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "driver", abstract: "Add and list drivers.", subcommands: [Add.self, List.self])
+            commandName: "driver", abstract: "Add, list, rename and remove drivers.",
+            subcommands: [Add.self, List.self, Rename.self, Remove.self])
 
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(
@@ -31,6 +44,7 @@ struct ProvisionCommand: ParsableCommand {
             @Option(help: "Phone or e-mail, for the family's records.")
             var contact: String?
             @OptionGroup var store: StoreOptions
+            @OptionGroup var control: ControlOptions
 
             func validate() throws {
                 for tag in tags { _ = try Self.tag(tag) }
@@ -38,17 +52,7 @@ struct ProvisionCommand: ParsableCommand {
             }
 
             static func tag(_ text: String) throws -> TagIdentity {
-                if text.lowercased().hasPrefix("fairfuel:") {
-                    guard let uri = DriverURI(text) else {
-                        throw ValidationError("tag '\(text)' is not a driver URI fairfuel://driver/<uuid 8-4-4-4-12>")
-                    }
-                    return .driver(uri.driverID)
-                }
-                do {
-                    return .uid(try TagUID(parsing: text))
-                } catch {
-                    throw ValidationError("tag '\(text)': \(error)")
-                }
+                do { return try TagIdentity(provisioningText: text) } catch { throw ValidationError(error.description) }
             }
 
             static func beacon(_ text: String) throws -> BeaconIdentity {
@@ -69,21 +73,255 @@ struct ProvisionCommand: ParsableCommand {
                 } catch {
                     throw UserFacingError("\(error)")
                 }
+                control.reloadIfRunning()
             }
         }
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List drivers with their tags and beacons.")
+            @Flag(help: "Also list removed drivers (their trips keep their name).")
+            var removed = false
             @OptionGroup var store: StoreOptions
 
             func run() throws {
                 let db = try store.openReadOnly()
-                for driver in try db.drivers() {
-                    print("\(driver.id.rawValue)\t\(driver.name)")
+                for driver in try db.drivers(includingRemoved: removed) {
+                    print("\(driver.id.rawValue)\t\(driver.name)\(driver.removed ? " (removed)" : "")")
+                    if let contact = driver.contact { print("\tcontact \(contact)") }
                     for tag in driver.tags { print("\ttag \(tag)") }
                     for beacon in driver.beacons { print("\tbeacon \(beacon.spec)") }
                 }
             }
         }
+
+        struct Rename: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Rename a driver; trips already recorded keep the old name.")
+            @Argument(help: "The driver's name now.") var name: String
+            @Argument(help: "The new name.") var newName: String
+            @OptionGroup var store: StoreOptions
+            @OptionGroup var control: ControlOptions
+
+            func run() throws {
+                let db = try store.open()
+                do {
+                    let record = try db.renameDriver(named: name, to: newName)
+                    print("renamed driver \(record.id.rawValue) \(record.name) to \(newName)")
+                } catch {
+                    throw UserFacingError("\(error)")
+                }
+                control.reloadIfRunning()
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Remove a driver: their tags and beacons are freed; their past trips and splits stay.")
+            @Argument(help: "The driver's name.") var name: String
+            @OptionGroup var store: StoreOptions
+            @OptionGroup var control: ControlOptions
+
+            func run() throws {
+                let db = try store.open()
+                do {
+                    let record = try db.removeDriver(named: name)
+                    let trips = try db.sessions(driver: record.id).count
+                    print("removed driver \(record.id.rawValue) \(record.name): \(record.tags.count) tag(s) and \(record.beacons.count) beacon(s) freed; \(trips) past trip(s) and their splits keep the name \(record.name)")
+                } catch {
+                    throw UserFacingError("\(error)")
+                }
+                control.reloadIfRunning()
+            }
+        }
+    }
+
+    struct LearnTag: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "learn-tag", abstract: "Bind the next tag tapped on the dongle to a driver (needs the running service).")
+        @Argument(help: "The driver's name.") var driver: String
+        @Option(name: .customLong("timeout-s"), help: "How long to wait for the tap, seconds (1 to 255).") var timeoutSeconds = 30
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var control: ControlOptions
+
+        func validate() throws {
+            guard (1...255).contains(timeoutSeconds) else { throw ValidationError("--timeout-s must be 1 to 255") }
+        }
+
+        func run() throws {
+            let name = try requireDriver(driver, store: store)
+            try control.requireService(for: Self.configuration.commandName!)
+            prompt("Tap the tag for \(name) on the dongle within \(timeoutSeconds) s (the dongle beeps the provisioning pattern)…")
+            print(try control.askLong("learn-tag \(timeoutSeconds) \(name)", seconds: timeoutSeconds, what: "learn-tag").okText)
+        }
+    }
+
+    struct LearnBeacon: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "learn-beacon",
+            abstract: "Bind the beacon held next to the dongle to a driver (needs the running service).",
+            discussion: """
+                Hold the beacon against the dongle for the hold time. It is bound when it is the only one
+                near (smoothed RSSI -65 dBm or stronger, from the service's presence table): another beacon
+                within 8 dB of it counts as equally close and the command refuses.
+                """)
+        @Argument(help: "The driver's name.") var driver: String
+        @Option(name: .customLong("hold-s"), help: "How long to hold the beacon next to the dongle, seconds.") var holdSeconds = 5
+        @Option(name: .customLong("timeout-s"), help: "How long to wait for a beacon, seconds (1 to 255).") var timeoutSeconds = 30
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var control: ControlOptions
+
+        func validate() throws {
+            guard (1...255).contains(timeoutSeconds) else { throw ValidationError("--timeout-s must be 1 to 255") }
+            guard (1...60).contains(holdSeconds), holdSeconds <= timeoutSeconds else {
+                throw ValidationError("--hold-s must be 1 to 60 and at most --timeout-s")
+            }
+        }
+
+        func run() throws {
+            let name = try requireDriver(driver, store: store)
+            try control.requireService(for: Self.configuration.commandName!)
+            prompt("Hold \(name)'s beacon next to the dongle for \(holdSeconds) s, and keep other beacons away (up to \(timeoutSeconds) s)…")
+            print(try control.askLong("learn-beacon \(timeoutSeconds) \(holdSeconds) \(name)", seconds: timeoutSeconds, what: "learn-beacon").okText)
+        }
+    }
+
+    struct WriteTag: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "write-tag",
+            abstract: "Write a driver's fairfuel://driver/<uuid> record to the next blank tag, read it back and bind it (needs the running service).")
+        @Argument(help: "The driver's name.") var driver: String
+        @Option(name: .customLong("timeout-s"), help: "How long to wait for a blank tag, seconds (1 to 255).") var timeoutSeconds = 30
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var control: ControlOptions
+
+        func validate() throws {
+            guard (1...255).contains(timeoutSeconds) else { throw ValidationError("--timeout-s must be 1 to 255") }
+        }
+
+        func run() throws {
+            let name = try requireDriver(driver, store: store)
+            try control.requireService(for: Self.configuration.commandName!)
+            prompt("Present a blank tag for \(name) to the dongle within \(timeoutSeconds) s, and hold it there until the beep…")
+            print(try control.askLong("write-tag \(timeoutSeconds) \(name)", seconds: timeoutSeconds + 5, what: "write-tag").okText)
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the drivers, their tags and beacons, and the vehicle to a bundle file (TOML).")
+        @Argument(help: "The bundle file to write ('-' for standard output).") var file: String
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            let bundle: ProvisioningBundle
+            do { bundle = try ProvisioningBundle(store: try store.openReadOnly()) } catch let error as UserFacingError { throw error } catch { throw UserFacingError("\(error)") }
+            let text = bundle.render()
+            if file == "-" {
+                print(text, terminator: "")
+                return
+            }
+            try writeTextFile(file, text)
+            print("exported \(bundle.drivers.count) driver(s) and the vehicle to \(file)")
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Apply a bundle: add drivers, bind tags and beacons, set the vehicle; says what changed.",
+            discussion: "Nothing is removed, and a tag or beacon bound to another driver here stays theirs (a conflict). Importing twice changes nothing.")
+        @Argument(help: "The bundle file.") var file: String
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var control: ControlOptions
+
+        func run() throws {
+            let bundle: ProvisioningBundle
+            do {
+                bundle = try ProvisioningBundle.parse(try readTextFile(file))
+            } catch let error as ProvisioningTextError {
+                throw UserFacingError("\(file): \(error)")
+            }
+            let report: ProvisioningImportReport
+            do { report = try bundle.apply(to: try store.open()) } catch let error as UserFacingError { throw error } catch { throw UserFacingError("\(error)") }
+            print(report.text, terminator: "")
+            if report.changed { control.reloadIfRunning() }
+        }
+    }
+}
+
+/// The driver's name as stored, or a clear error naming the drivers there are.
+func requireDriver(_ name: String, store: StoreOptions) throws -> String {
+    do {
+        return try store.openReadOnly().requireDriver(named: name).name
+    } catch let error as UserFacingError {
+        throw error
+    } catch {
+        throw UserFacingError("\(error)")
+    }
+}
+
+/// A prompt the technician sees before the command waits.
+func prompt(_ text: String) {
+    print(text)
+    fflush(nil)
+}
+
+extension ControlOptions {
+    /// Tells a running service to re-read the provisioning; says so when it did.
+    func reloadIfRunning() {
+        guard let answer = ControlSocketClient.ask(path: resolvedPath, request: "reload", timeoutMs: 2_000) else { return }
+        print(answer.hasPrefix("ok") ? "the running service reloaded the provisioning" : "the running service did not reload: \(answer.trimmingTrailingNewline)")
+    }
+
+    /// A clear error before any prompt when no service answers.
+    func requireService(for what: String) throws {
+        guard ControlSocketClient.ask(path: resolvedPath, request: "status", timeoutMs: 2_000) != nil else {
+            throw UserFacingError("\(what) needs the running fairfuel service, which uses the dongle's MCU (no control socket at \(resolvedPath)); start it with `systemctl start fairfuel` or `fairfuel run`")
+        }
+    }
+
+    /// A request the service answers when it is done (up to `seconds` plus a margin).
+    func askLong(_ request: String, seconds: Int, what: String) throws -> String {
+        guard let answer = ControlSocketClient.ask(path: resolvedPath, request: request, timeoutMs: Int32(seconds + 10) * 1000) else {
+            throw UserFacingError("\(what) needs the running fairfuel service, which uses the dongle's MCU (no control socket at \(resolvedPath)); start it with `systemctl start fairfuel` or `fairfuel run`")
+        }
+        if answer.isEmpty { throw UserFacingError("the service did not answer in time") }
+        if answer.hasPrefix("error:") { throw UserFacingError(String(answer.dropFirst(7)).trimmingTrailingNewline) }
+        return answer
+    }
+}
+
+extension String {
+    /// An `ok: ...` answer without its prefix and newline.
+    var okText: String {
+        var text = trimmingTrailingNewline
+        if text.hasPrefix("ok: ") { text.removeFirst(4) }
+        return text
+    }
+}
+
+/// A whole (small) text file, without Foundation.
+func readTextFile(_ path: String) throws -> String {
+    guard let file = fopen(path, "rb") else { throw UserFacingError("cannot open \(path): \(String(cString: strerror(errno)))") }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count > 0 { bytes += buffer[0..<count] }
+        if count < buffer.count { break }
+        if bytes.count > 4 << 20 { throw UserFacingError("\(path) is larger than 4 MB: not a provisioning bundle") }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Writes `text` to `path` through a temporary file and a rename, so a failure never leaves half a file.
+func writeTextFile(_ path: String, _ text: String) throws {
+    let temporary = path + ".tmp"
+    guard let file = fopen(temporary, "wb") else { throw UserFacingError("cannot write \(path): \(String(cString: strerror(errno)))") }
+    let bytes = Array(text.utf8)
+    let written = fwrite(bytes, 1, bytes.count, file)
+    let closed = fclose(file)
+    guard written == bytes.count, closed == 0, rename(temporary, path) == 0 else {
+        unlink(temporary)
+        throw UserFacingError("cannot write \(path): \(String(cString: strerror(errno)))")
     }
 }

@@ -1,25 +1,60 @@
 import ArgumentParser
 import FairFuelService
+import FairFuelSimulation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Run a capture through the live path into the store, as fast as possible.",
-        discussion: "Deterministic: time comes from the capture. Replaying several captures in order appends.")
+        discussion: """
+            Deterministic: time comes from the capture. Replaying several captures in order appends. \
+            The capture is streamed with constant memory; `-` reads it from standard input \
+            (`fairfuel synth-capture --soak | fairfuel replay - --progress-every-hours 1`). With \
+            --progress-every-hours, a `progress` line goes out each time the capture time passes \
+            a multiple of the interval, and once at the end: capture hours, this process's CPU \
+            seconds (user + system) and resident memory (VmRSS), frames, sessions and trip points so far.
+            """)
 
-    @Argument(help: "The capture file (.ffcap).")
+    @Argument(help: "The capture file (.ffcap), or - for standard input.")
     var capture: String
     @OptionGroup var store: StoreOptions
+
+    @Option(help: "Print a progress line every this many hours of capture time (0.25: every 15 minutes).")
+    var progressEveryHours: Double?
+
+    func validate() throws {
+        if let progressEveryHours {
+            guard progressEveryHours.isFinite, progressEveryHours >= 1.0 / 60, progressEveryHours <= 24 * 366 else {
+                throw ValidationError("--progress-every-hours must be at least 1/60 (a minute) and at most 8784")
+            }
+        }
+    }
 
     func run() throws {
         let db = try store.open()
         let report: ReplayReport
+        var replay = Replay(capturePath: capture, store: db)
+        if let progressEveryHours {
+            print("progress lines: sim_h cpu_s rss_kib frames sessions_started sessions_ended points")
+            replay.progress = ReplayProgress(everyMs: Int64((progressEveryHours * 3_600_000).rounded())) { snapshot in
+                let usage = SoakProcessUsage.now()
+                print("progress\(snapshot.isFinal ? "-end" : "") sim_h=\(Self.hours(snapshot.captureMs)) cpu_s=\(usage.cpuSecondsText) "
+                    + "rss_kib=\(usage.residentKiB.map(String.init) ?? "?") frames=\(snapshot.frames) "
+                    + "sessions_started=\(snapshot.sessionsStarted) sessions_ended=\(snapshot.sessionsEnded) points=\(snapshot.pointsWritten)")
+                fflush(nil)
+            }
+        }
         do {
-            report = try Replay(capturePath: capture, store: db).run()
+            report = try replay.run()
         } catch {
             throw UserFacingError("\(error)")
         }
-        print("replayed \(capture): \(report.link.frames) frames over \(report.lastTimeMs / 1000) s, "
+        let name = capture == CaptureReading.standardInput ? "standard input" : capture
+        print("replayed \(name): \(report.link.frames) frames over \(report.lastTimeMs / 1000) s, "
             + "\(report.sessionsStarted) session(s) started, \(report.sessionsEnded) ended, \(report.pointsWritten) trip points")
         if report.sessionsEndedAtStartup > 0 {
             print("ended \(report.sessionsEndedAtStartup) session(s) left open by an earlier run (power_loss)")
@@ -27,5 +62,12 @@ struct ReplayCommand: ParsableCommand {
         if report.link.errorTotal > 0 {
             print("link errors: " + report.link.named.filter { $0.name != "frames" && $0.value > 0 }.map { "\($0.name) \($0.value)" }.joined(separator: ", "))
         }
+    }
+
+    /// Capture milliseconds as hours with three decimals.
+    static func hours(_ ms: UInt64) -> String {
+        let thousandths = (ms + 1_800) / 3_600
+        let fraction = String(thousandths % 1_000)
+        return "\(thousandths / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }

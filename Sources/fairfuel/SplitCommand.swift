@@ -5,23 +5,61 @@ import FairFuelStore
 
 struct SplitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "split", abstract: "Show how each refuel's bill is split between the drivers.")
+        commandName: "split", abstract: "Show how the bills are split between the drivers: per refuel, per driver or per month.")
 
-    @Flag(help: "Print a JSON array, one object per refuel in time order.")
+    enum Grouping: String, ExpressibleByArgument, CaseIterable {
+        case refuel, driver, month
+    }
+
+    @Option(help: "refuel (each bill), driver (totals), or month (totals per calendar month, UTC).")
+    var by: Grouping = .refuel
+    @Flag(help: "Print JSON (money in minor units: cost_cents).")
     var json = false
     @OptionGroup var store: StoreOptions
 
     func run() throws {
         let db = try store.openReadOnly()
         let vehicle = try db.vehicle()
+        let units = DisplayUnits(units: vehicle.units, currency: vehicle.currency, currencyMinorDigits: vehicle.currencyMinorDigits)
         let splits = try db.splits()
+        switch by {
+        case .refuel: perRefuel(splits, units: units)
+        case .driver:
+            let totals = SplitTotals.byDriver(BillShare.all(splits))
+            if json {
+                print(JSONLine.array(totals.map(Self.json)))
+            } else {
+                print(Self.table(totals, units: units), terminator: "")
+            }
+        case .month:
+            let months = SplitTotals.byMonth(BillShare.all(splits))
+            if json {
+                print(JSONLine.array(months.map { month, totals in
+                    var j = JSONLine()
+                    j.add("month", month.description)
+                    j.add("cost_cents", totals.reduce(Int64(0)) { $0 + $1.cost.value })
+                    j.addRaw("shares", json: JSONLine.array(totals.map(Self.json)))
+                    return j.string
+                }))
+            } else {
+                for (month, totals) in months {
+                    print("\(month)  \(units.moneyWithCurrency(totals.reduce(.zero) { $0 + $1.cost }))")
+                    print(Self.table(totals, units: units, indent: "    "), terminator: "")
+                }
+            }
+        }
+    }
+
+    func perRefuel(_ splits: [RefuelSplit], units: DisplayUnits) {
         if json {
             print(JSONLine.array(splits.map { split in
                 var j = JSONLine()
+                j.add("id", split.id)
                 j.add("at_utc", utc(split.refuel.atUTCMs))
                 j.add("liters", split.refuel.liters, decimals: 3)
                 j.add("cost_cents", split.refuel.cost.value)
                 j.add("full", split.refuel.fullTank)
+                j.add("currency", split.refuel.currency ?? units.currency)
                 j.addRaw("shares", json: JSONLine.array(split.shares.map { share in
                     var s = JSONLine()
                     s.add("driver", share.driverName)
@@ -34,12 +72,31 @@ struct SplitCommand: ParsableCommand {
             return
         }
         for split in splits {
-            print("\(utc(split.refuel.atUTCMs) ?? "?")  \(JSONLine.formatFixed(split.refuel.liters, decimals: 2)) L  "
-                + "\(MoneyText.format(split.refuel.cost, minorDigits: vehicle.currencyMinorDigits)) \(vehicle.currency)")
+            // A bill keeps the currency it was paid in, even after `vehicle set --currency`.
+            print("\(DisplayUnits.minuteText(utcMs: split.refuel.atUTCMs))  \(units.volumeText(liters: split.refuel.liters))  "
+                + units.moneyText(split.refuel.cost) + " " + (split.refuel.currency ?? units.currency))
             for share in split.shares {
-                print("    " + pad(share.driverName ?? "(untracked)", 14) + pad(JSONLine.formatFixed(share.fuelLiters, decimals: 2) + " L", 12)
-                    + MoneyText.format(share.cost, minorDigits: vehicle.currencyMinorDigits))
+                print("    " + pad(share.driverName ?? "(untracked)", 14) + pad(units.volumeText(liters: share.fuelLiters), 12)
+                    + units.moneyText(share.cost))
             }
         }
+    }
+
+    static func json(_ total: SplitTotal) -> String {
+        var j = JSONLine()
+        j.add("driver", total.driverName)
+        j.add("fuel_l", total.fuelLiters, decimals: 3)
+        j.add("cost_cents", total.cost.value)
+        j.add("refuels", total.refuels)
+        return j.string
+    }
+
+    static func table(_ totals: [SplitTotal], units: DisplayUnits, indent: String = "") -> String {
+        var text = ""
+        for total in totals {
+            text += indent + pad(total.driverName ?? "(untracked)", 14) + pad(units.volumeText(liters: total.fuelLiters), 12)
+                + pad(units.moneyText(total.cost), 10) + "\(total.refuels) refuel(s)\n"
+        }
+        return text
     }
 }

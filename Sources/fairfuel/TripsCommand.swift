@@ -1,53 +1,69 @@
 import ArgumentParser
 import FairFuelCore
 import FairFuelParsers
+import FairFuelService
 import FairFuelStore
 
 struct TripsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "trips", abstract: "List the trips (sessions).")
+    static let configuration = CommandConfiguration(commandName: "trips", abstract: "List the trips (sessions), oldest first.")
 
-    @Flag(help: "Print a JSON array.")
+    @Option(help: "Only this driver's trips (name, any case).")
+    var driver: String?
+    @Option(help: "Trips starting at or after DATE (YYYY-MM-DD, or a full ISO 8601 date-time).")
+    var since: String?
+    @Option(help: "Trips starting before the end of DATE (YYYY-MM-DD: that whole day; a date-time: before it).")
+    var until: String?
+    @Flag(help: "Print a JSON array (SI units).")
     var json = false
+    @Flag(help: "Print CSV (RFC 4180) in the vehicle's units.")
+    var csv = false
     @OptionGroup var store: StoreOptions
 
+    func validate() throws {
+        if json && csv { throw ValidationError("--json and --csv are exclusive") }
+    }
+
     func run() throws {
-        let sessions = try store.openReadOnly().sessions()
-        if json {
-            print(JSONLine.array(sessions.map(Self.json)))
-            return
+        let since = try bound(self.since, option: "--since", endOfDay: false)
+        let until = try bound(self.until, option: "--until", endOfDay: true)
+        if let since, let until, until <= since { throw ValidationError("--until must come after --since") }
+        let db = try store.openReadOnly()
+        let vehicle = try db.vehicle()
+        let units = DisplayUnits(units: vehicle.units, currency: vehicle.currency, currencyMinorDigits: vehicle.currencyMinorDigits)
+        var trips = try db.sessions(sinceUTCMs: since, untilUTCMs: until).map(TripRow.init)
+        if let driver {
+            let known = Set(try db.drivers().map { $0.name.lowercased() } + trips.map { $0.driverName.lowercased() })
+            guard known.contains(driver.lowercased()) else { throw UserFacingError("no driver named '\(driver)'") }
+            trips = trips.filter { $0.driverName.lowercased() == driver.lowercased() }
         }
-        print(pad("id", 6) + pad("driver", 12) + pad("start (UTC)", 22) + pad("end", 12) + pad("km", 9) + pad("min", 7) + pad("idle", 7) + pad("harsh", 7) + pad("max km/h", 10) + "fuel L")
-        for s in sessions {
-            print(pad(String(s.id.rawValue), 6) + pad(s.driverName, 12) + pad(utc(s.startUTCMs).map { String($0.prefix(19)) } ?? "?", 22)
-                + pad(s.endReason?.rawValue ?? "open", 12) + pad(JSONLine.formatFixed(s.distanceMeters / 1000, decimals: 2), 9)
-                + pad(String(s.durationMs / 60_000), 7) + pad(String(s.idleMs / 60_000), 7)
-                + pad("\(s.harshAccelerations)/\(s.harshBrakings)", 7)
-                + pad(JSONLine.formatFixed(s.maximumSpeedMetersPerSecond * 3.6, decimals: 0), 10) + JSONLine.formatFixed(s.fuelLiters, decimals: 2))
+        if json {
+            print(TripText.jsonArray(trips))
+        } else if csv {
+            print(TripText.csv(trips, units: units), terminator: "")
+        } else {
+            print(Self.table(trips, units: units), terminator: "")
         }
     }
 
-    static func json(_ s: StoredSession) -> String {
-        var j = JSONLine()
-        j.add("id", s.id.rawValue)
-        j.add("driver", s.driver == nil ? nil : s.driverName)
-        j.add("start_utc", utc(s.startUTCMs))
-        j.add("end_utc", utc(s.endUTCMs))
-        j.add("end_reason", s.endReason?.rawValue)
-        j.add("distance_km", s.distanceMeters / 1000, decimals: 3)
-        j.add("duration_s", s.durationMs / 1000)
-        j.add("idle_s", s.idleMs / 1000)
-        j.add("harsh_accel", s.harshAccelerations)
-        j.add("harsh_brake", s.harshBrakings)
-        j.add("max_speed_kmh", s.maximumSpeedMetersPerSecond * 3.6, decimals: 1)
-        j.add("fuel_l", s.fuelLiters, decimals: 3)
-        j.add("moving_s", s.movingMs / 1000)
-        j.add("stopped_utc", utc(s.stoppedUTCMs))
-        j.add("driver_left_utc", utc(s.driverLeftUTCMs))
-        return j.string
+    func bound(_ text: String?, option: String, endOfDay: Bool) throws -> Int64? {
+        guard let text else { return nil }
+        do { return try ISO8601.rangeBound(text, endOfDay: endOfDay) } catch { throw ValidationError("\(option): \(error)") }
+    }
+
+    static func table(_ trips: [TripRow], units: DisplayUnits) -> String {
+        var text = pad("id", 6) + pad("driver", 12) + pad("start (UTC)", 18) + pad("end", 12) + pad(units.distanceUnit, 9)
+            + pad("min", 7) + pad("idle", 7) + pad("harsh", 7) + pad("max " + units.speedUnit, 10) + "fuel " + units.volumeUnit + "\n"
+        for t in trips {
+            text += pad(String(t.id), 6) + pad(t.driverName, 12) + pad(t.startUTCMs.map(DisplayUnits.minuteText(utcMs:)) ?? "?", 18)
+                + pad(t.endReason ?? "open", 12) + pad(DisplayUnits.fixed(units.distance(meters: t.distanceMeters), 2), 9)
+                + pad(String(t.durationMs / 60_000), 7) + pad(String(t.idleMs / 60_000), 7)
+                + pad("\(t.harshAccelerations)/\(t.harshBrakings)", 7)
+                + pad(DisplayUnits.fixed(units.speed(metersPerSecond: t.maximumSpeedMetersPerSecond), 0), 10)
+                + DisplayUnits.fixed(units.volume(liters: t.fuelLiters), 2) + "\n"
+        }
+        return text
     }
 }
 
 /// ISO 8601 of UTC milliseconds, nil stays nil.
-func utc(_ milliseconds: Int64?) -> String? {
-    milliseconds.map { UTCTimestamp(millisecondsSinceEpoch: $0).iso8601 }
-}
+func utc(_ milliseconds: Int64?) -> String? { TripText.utc(milliseconds) }

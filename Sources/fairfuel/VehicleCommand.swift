@@ -29,17 +29,18 @@ struct VehicleCommand: ParsableCommand {
         @Option(help: "metric or imperial.") var units: String?
         @Option(help: "Who pays for untracked driving: owner or pro_rata.") var untracked: String?
         @OptionGroup var store: StoreOptions
+        @OptionGroup var control: ControlOptions
 
         func validate() throws {
-            if let x = litersPer100km, !(1...40).contains(x) { throw ValidationError("--l-per-100km must be 1 to 40") }
-            if let x = massKilograms, !(400...5000).contains(x) { throw ValidationError("--mass-kg must be 400 to 5000") }
-            if let x = idleLitersPerHour, !(0...5).contains(x) { throw ValidationError("--idle-l-per-h must be 0 to 5") }
-            if let x = tankLiters, !(5...200).contains(x) { throw ValidationError("--tank-l must be 5 to 200") }
-            if let x = fuel, !["petrol", "diesel", "lpg"].contains(x) { throw ValidationError("--fuel must be petrol, diesel or lpg") }
-            if let x = units, !["metric", "imperial"].contains(x) { throw ValidationError("--units must be metric or imperial") }
+            if let x = litersPer100km, !VehicleProfile.ratedLitersPer100kmRange.contains(x) { throw ValidationError("--l-per-100km must be 1 to 40") }
+            if let x = massKilograms, !VehicleProfile.massKilogramsRange.contains(x) { throw ValidationError("--mass-kg must be 400 to 5000") }
+            if let x = idleLitersPerHour, !VehicleProfile.idleLitersPerHourRange.contains(x) { throw ValidationError("--idle-l-per-h must be 0 to 5") }
+            if let x = tankLiters, !VehicleProfile.tankLitersRange.contains(x) { throw ValidationError("--tank-l must be 5 to 200") }
+            if let x = fuel, !VehicleProfile.fuelTypes.contains(x) { throw ValidationError("--fuel must be petrol, diesel or lpg") }
+            if let x = units, !VehicleProfile.unitSystems.contains(x) { throw ValidationError("--units must be metric or imperial") }
             if let x = untracked, UntrackedPolicy(rawValue: x) == nil { throw ValidationError("--untracked must be owner or pro_rata") }
-            if let x = currency, x.count != 3 || !x.allSatisfy({ $0.isLetter }) { throw ValidationError("--currency must be a 3-letter ISO 4217 code") }
-            if let x = name, x.isEmpty { throw ValidationError("--name cannot be empty") }
+            if let x = currency, VehicleProfile.minorDigits(ofCurrency: x) == nil { throw ValidationError(VehicleProfile.currencyProblem(x)) }
+            if let x = name, x.allSatisfy(\.isWhitespace) { throw ValidationError("--name cannot be empty") }
         }
 
         func run() throws {
@@ -52,13 +53,20 @@ struct VehicleCommand: ParsableCommand {
             if let fuel { v.fuelType = fuel }
             if let tankLiters { v.tankLiters = tankLiters }
             if let currency {
+                let digits = VehicleProfile.minorDigits(ofCurrency: currency) ?? 2
+                // Refuel costs are stored in minor units: other decimals would misread them.
+                let refuels = try db.refuels().count
+                if digits != v.currencyMinorDigits && refuels > 0 {
+                    throw UserFacingError("the store holds \(refuels) refuel(s) in \(v.currency) (\(v.currencyMinorDigits) decimals); \(currency.uppercased()) has \(digits): remove them first or keep a currency with \(v.currencyMinorDigits) decimals")
+                }
                 v.currency = currency.uppercased()
-                v.currencyMinorDigits = ["JPY", "KRW", "ISK", "CLP", "VND"].contains(v.currency) ? 0 : 2
+                v.currencyMinorDigits = digits
             }
             if let units { v.units = units }
             if let untracked { v.untrackedPolicy = UntrackedPolicy(rawValue: untracked)! }
             try db.setVehicle(v)
             print("vehicle \(v.name): \(v.ratedLitersPer100km) L/100 km, \(v.massKilograms) kg, idle \(v.idleLitersPerHour) L/h, \(v.fuelType)")
+            control.reloadIfRunning()
         }
     }
 }

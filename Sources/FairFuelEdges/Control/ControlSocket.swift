@@ -13,6 +13,11 @@ public struct ControlSocketError: Error, Sendable, Equatable, CustomStringConver
 /// The service's control socket: a Unix stream socket serving one request line per
 /// connection (`status`, `session end`, ...) and answering with text, then closing.
 ///
+/// A request that takes a while (learning a tag waits for a tap) is answered later:
+/// the handler returns `ControlSocketServer.deferred`, keeps `currentTicket`, and calls
+/// `complete(_:with:)` when it knows the answer; a client that hangs up first is
+/// reported by `takeHungUp()`.
+///
 /// Clients are few (the CLI); each has a fixed request buffer, and the server
 /// never blocks: the service loop polls `pollDescriptors` and calls `service`.
 public final class ControlSocketServer {
@@ -25,7 +30,19 @@ public final class ControlSocketServer {
         var descriptor: Int32
         var request: [UInt8]
         var openedAtMs: Int64
+        /// Set once the request was deferred: the answer comes through `complete`.
+        var ticket: ControlTicket?
     }
+
+    /// What a handler returns to answer later.
+    public static let deferred = "\u{0}deferred"
+    /// A deferred request is given up (with an error answer) after this long.
+    public static let maximumDeferralMs: Int64 = 600_000
+
+    /// The ticket of the request being handled, valid during the `handle` call.
+    public private(set) var currentTicket = ControlTicket(rawValue: 0)
+    private var nextTicket: UInt64 = 1
+    private var hungUp: [ControlTicket] = []
 
     private var clients: [Client] = []
     public private(set) var refusedClients: UInt64 = 0
@@ -89,11 +106,29 @@ public final class ControlSocketServer {
                 close(fd)
                 continue
             }
-            clients.append(Client(descriptor: fd, request: [], openedAtMs: nowMs))
+            clients.append(Client(descriptor: fd, request: [], openedAtMs: nowMs, ticket: nil))
         }
         var index = 0
         while index < clients.count {
             var finished = false
+            if let ticket = clients[index].ticket {
+                // Waiting for its answer: only a hang-up (or the deferral limit) ends it early.
+                if peerClosed(clients[index].descriptor) {
+                    hungUp.append(ticket)
+                    finished = true
+                } else if nowMs - clients[index].openedAtMs > Self.maximumDeferralMs {
+                    hungUp.append(ticket)
+                    writeAll(clients[index].descriptor, Array("error: no answer in time\n".utf8))
+                    finished = true
+                }
+                if finished {
+                    close(clients[index].descriptor)
+                    clients.remove(at: index)
+                } else {
+                    index += 1
+                }
+                continue
+            }
             var buffer = [UInt8](repeating: 0, count: 512)
             while true {
                 let count = buffer.withUnsafeMutableBytes { recv(clients[index].descriptor, $0.baseAddress, $0.count, 0) }
@@ -109,9 +144,15 @@ public final class ControlSocketServer {
             let request = clients[index].request
             if let newline = request.firstIndex(of: 0x0A) {
                 let line = String(decoding: request[..<newline], as: UTF8.self)
-                let answer = Array(handle(line).utf8)
-                writeAll(clients[index].descriptor, answer)
-                finished = true
+                currentTicket = ControlTicket(rawValue: nextTicket)
+                nextTicket += 1
+                let answer = handle(line)
+                if answer == Self.deferred {
+                    clients[index].ticket = currentTicket
+                } else {
+                    writeAll(clients[index].descriptor, Array(answer.utf8))
+                    finished = true
+                }
             } else if nowMs - clients[index].openedAtMs > timeoutMs {
                 finished = true
             }
@@ -122,6 +163,37 @@ public final class ControlSocketServer {
                 index += 1
             }
         }
+    }
+
+    /// Answers a deferred request and closes its connection; false when its client is gone.
+    @discardableResult
+    public func complete(_ ticket: ControlTicket, with answer: String) -> Bool {
+        guard let index = clients.firstIndex(where: { $0.ticket == ticket }) else { return false }
+        writeAll(clients[index].descriptor, Array(answer.utf8))
+        close(clients[index].descriptor)
+        clients.remove(at: index)
+        return true
+    }
+
+    /// Deferred requests whose clients hung up (or ran out of time) since the last call.
+    public func takeHungUp() -> [ControlTicket] {
+        defer { hungUp.removeAll() }
+        return hungUp
+    }
+
+    /// Requests waiting for a deferred answer.
+    public var deferredCount: Int { clients.count { $0.ticket != nil } }
+
+    /// Whether the peer closed its end (reads give end of file, or an error other than "try again").
+    private func peerClosed(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK))
+        if count == 0 { return true }
+        if count < 0 { return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR }
+        // Stray bytes after the request line: drop them, the request stands.
+        var sink = [UInt8](repeating: 0, count: 256)
+        _ = sink.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        return false
     }
 
     private func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
@@ -140,6 +212,12 @@ public final class ControlSocketServer {
             }
         }
     }
+}
+
+/// One deferred control request, for `ControlSocketServer.complete(_:with:)`.
+public struct ControlTicket: Hashable, Sendable {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
 }
 
 /// The CLI's side: one request, the whole answer.

@@ -59,6 +59,11 @@ public struct LinkIngest: Sendable {
         }
     }
 
+    /// A fix from a GNSS source beside the link (gpsd), at link time `time`.
+    public mutating func handle(fix: GNSSFix, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
+        monitor.handle(.fix(fix, at: time), emit)
+    }
+
     /// Time passes without frames (a replay's end, a quiet link): timers are re-evaluated.
     public mutating func tick(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
         monitor.handle(.tick(at: time), emit)

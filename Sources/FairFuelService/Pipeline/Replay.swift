@@ -14,15 +14,43 @@ public struct ReplayReport: Sendable {
     public var lastTimeMs: UInt64
 }
 
+/// Where a replay stands, for progress lines of long (soak) replays.
+public struct ReplaySnapshot: Sendable, Equatable {
+    /// Capture time reached: a multiple of the progress interval, or the last line's time at the end.
+    public var captureMs: UInt64
+    /// Frames delivered by the decoder so far.
+    public var frames: UInt64
+    public var sessionsStarted: Int
+    public var sessionsEnded: Int
+    public var pointsWritten: Int
+    /// The snapshot taken after the last line.
+    public var isFinal: Bool
+}
+
+/// Asks a replay for a snapshot every `everyMs` of capture time, and one at the end.
+public struct ReplayProgress {
+    public var everyMs: Int64
+    public var report: (ReplaySnapshot) -> Void
+
+    public init(everyMs: Int64, report: @escaping (ReplaySnapshot) -> Void) {
+        precondition(everyMs > 0, "a progress interval is positive")
+        self.everyMs = everyMs
+        self.report = report
+    }
+}
+
 /// Runs a capture through the live path (decoder, ingest, domain, recorder) into a store,
 /// as fast as it can; time comes from the capture only, so the result is always the same.
 public struct Replay {
+    /// The capture file; `-` reads standard input.
     public let capturePath: String
     public let store: TripStore
     public var configuration: MonitorConfiguration
     public var flushPolicy: TripPointFlushPolicy
 
     public var nmea: NMEAConfiguration
+    /// Snapshots while replaying; nil: none.
+    public var progress: ReplayProgress?
 
     /// Sizes come from `board` (the Pi Zero 2 W by default), as in the live service.
     public init(capturePath: String, store: TripStore, board: BoardProfile = .piZero2W) {
@@ -33,25 +61,54 @@ public struct Replay {
         nmea = board.nmeaConfiguration
     }
 
+    /// Replays the capture file (or standard input), streaming it with constant memory.
     public func run() throws -> ReplayReport {
+        let reading = CaptureReading(path: capturePath, direction: .rx)
+        return try run(note: "replay \(reading.displayName)") { feed throws(CaptureReadError) in
+            try reading.forEachRead(feed)
+        }
+    }
+
+    /// Replays serial reads handed over in time order by `reads` (an in-process generator,
+    /// as the soak benchmark runs it) through the same path as a capture.
+    public func run(
+        note: String, reads: (_ feed: (_ timeMs: UInt64, _ bytes: ArraySlice<UInt8>) -> Void) throws -> Void
+    ) throws -> ReplayReport {
         let endedAtStartup = try store.endSessionsLeftOpen()
-        let run = try store.beginRun(note: "replay \(capturePath)")
+        let run = try store.beginRun(note: note)
         let directory = try store.directory()
         let vehicle = try store.vehicle()
         let monitor = DrivingMonitor(configuration: configuration, directory: directory, fuel: try FuelSetup.estimator(for: vehicle))
         var ingest = LinkIngest(monitor: monitor, nmea: nmea)
         let recorder = SessionRecorder(store: store, run: run, directory: directory, policy: flushPolicy, fuelScale: vehicle.fuelScale)
+        var decoder = FrameDecoder(sender: .mcu)
         var lastTime: UInt64 = 0
-        let counters = try CaptureReading(path: capturePath, direction: .rx).run { timeMs, output in
-            lastTime = timeMs
-            guard case let .frame(frame) = output else { return }
-            ingest.handle(frame, at: LinkMilliseconds(Int64(timeMs)), recorder.record)
+        let every = progress.map { UInt64($0.everyMs) } ?? .max
+        var nextSnapshot = every
+        func snapshot(at time: UInt64, final: Bool) -> ReplaySnapshot {
+            ReplaySnapshot(
+                captureMs: time, frames: decoder.counters.frames, sessionsStarted: recorder.sessionsStarted,
+                sessionsEnded: recorder.sessionsEnded, pointsWritten: recorder.pointsWritten, isFinal: final)
         }
+        try reads { timeMs, bytes in
+            // A snapshot describes everything before its time: taken before the first line at or after it.
+            while timeMs >= nextSnapshot, let progress {
+                progress.report(snapshot(at: nextSnapshot, final: false))
+                nextSnapshot += every
+            }
+            lastTime = timeMs
+            decoder.decode(bytes) { output in
+                guard case let .frame(frame) = output else { return }
+                ingest.handle(frame, at: LinkMilliseconds(Int64(timeMs)), recorder.record)
+            }
+        }
+        decoder.finish()
         ingest.finish(at: LinkMilliseconds(Int64(lastTime)), recorder.record)
         recorder.flush()
+        progress?.report(snapshot(at: lastTime, final: true))
         if let error = recorder.firstError { throw error }
         return ReplayReport(
-            link: counters, sessionsStarted: recorder.sessionsStarted, sessionsEnded: recorder.sessionsEnded,
+            link: decoder.counters, sessionsStarted: recorder.sessionsStarted, sessionsEnded: recorder.sessionsEnded,
             pointsWritten: recorder.pointsWritten, sessionsEndedAtStartup: endedAtStartup.count, lastTimeMs: lastTime)
     }
 }

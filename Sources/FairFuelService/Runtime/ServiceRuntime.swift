@@ -37,22 +37,32 @@ public final class ServiceRuntime {
     }
 
     public let options: Options
-    private var logger: Logger { options.logger }
-    private let clock = MonotonicClock()
+    var logger: Logger { options.logger }
+    /// The host's clock: I/O timing only (resends, backoff, watchdog, tick and retention intervals).
+    let clock = MonotonicClock()
+    /// Domain time: the MCU's own stamps, extrapolated by the host clock between frames.
+    var linkClock = LinkClock(hostMs: LinkMilliseconds(0))
+    /// gpsd as the GNSS source, when the board profile says `gnss.source = gpsd`.
+    private var gpsd: GPSDClient?
+    private var lastGPSDFix: GNSSFix?
+    /// MCU NMEA frames left unused because gpsd is the GNSS source.
+    private var mcuNMEAIgnored: UInt64 = 0
     private var lastWatchdog = LinkMilliseconds(0)
     private var lastRetention = LinkMilliseconds(0)
-    private let store: TripStore
+    let store: TripStore
     private let run: Int64
-    private var ingest: LinkIngest
+    var ingest: LinkIngest
     // A copy for names and the BLE filter: the domain's own is busy while it emits.
     private var directory: DriverDirectory
     private let recorder: SessionRecorder
-    private var tracker: CommandTracker
+    var tracker: CommandTracker
     private var decoder = FrameDecoder(sender: .mcu)
     private var ring: ByteRing
     private var scratch: [UInt8]
-    private var connection: SerialConnection?
-    private var control: ControlSocketServer?
+    var connection: SerialConnection?
+    var control: ControlSocketServer?
+    /// Learn mode, tag writing and the MCU's identity (ServiceRuntime+Provisioning.swift).
+    var provisioning = ProvisioningDesk()
     private var nextConnectAt = LinkMilliseconds(0)
     private var backoffMs: Int64
     private var lastTick = LinkMilliseconds(0)
@@ -99,6 +109,12 @@ public final class ServiceRuntime {
         ring = ByteRing(capacity: options.board.link.receiveRingBytes)
         scratch = [UInt8](repeating: 0, count: options.board.link.receiveRingBytes)
         backoffMs = Int64(options.board.link.reconnectBackoffMinMs)
+        if options.board.gnss.source == .gpsd {
+            gpsd = GPSDClient(
+                host: options.board.gnss.gpsdHost, port: options.board.gnss.gpsdPort,
+                backoffMinimumMs: Int64(options.board.link.reconnectBackoffMinMs),
+                backoffMaximumMs: Int64(options.board.link.reconnectBackoffMaxMs))
+        }
         if !ended.isEmpty { logger.notice("ended \(ended.count) session(s) left open by a power cut (power_loss)") }
         if let path = options.controlSocketPath {
             do {
@@ -119,18 +135,25 @@ public final class ServiceRuntime {
         while !stopRequested && !shouldStop() {
             let now = clock.now
             if connection == nil && now >= nextConnectAt { connect(at: now) }
+            if let event = gpsd?.reconnectIfDue() { log(gpsd: event) }
 
             var descriptors: [pollfd] = []
             if let connection { descriptors.append(pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             for fd in extraDescriptors { descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            let gpsdDescriptor = gpsd?.fileDescriptor
+            if let gpsdDescriptor { descriptors.append(pollfd(fd: gpsdDescriptor, events: Int16(POLLIN), revents: 0)) }
             for fd in control?.pollDescriptors ?? [] { descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             var timeout: Int64 = 1_000 - min(999, now.value - lastTick.value)
             if let due = tracker.millisecondsUntilDue(at: now) { timeout = min(timeout, due) }
             if connection == nil { timeout = min(timeout, max(0, nextConnectAt.value - now.value)) }
+            if let untilGPSD = gpsd?.millisecondsUntilReconnect() { timeout = min(timeout, untilGPSD) }
             _ = poll(&descriptors, nfds_t(descriptors.count), Int32(max(0, timeout)))
 
             let after = clock.now
             if connection != nil { readLink(at: after) }
+            if let gpsdDescriptor, descriptors.contains(where: { $0.fd == gpsdDescriptor && $0.revents != 0 }) {
+                readGPSD(at: after)
+            }
             for descriptor in descriptors where descriptor.revents != 0 && extraDescriptors.contains(descriptor.fd) {
                 onReadable(descriptor.fd)
             }
@@ -141,19 +164,34 @@ public final class ServiceRuntime {
             }
             if after.value - lastRetention.value >= 3_600_000 {
                 lastRetention = after
-                enforceRetention(at: after)
+                enforceRetention(at: linkClock.peek(hostMs: after))
             }
             if after.value - lastTick.value >= 1_000 {
                 lastTick = after
-                ingest.tick(at: after) { output in record(output, at: after) }
+                // The one use of the host clock in domain time: a quiet or unplugged link still
+                // lets time pass (a session can end during an unplug); see LinkClock.
+                ingest.tick(at: linkClock.extrapolate(hostMs: after)) { output in record(output, at: after) }
             }
             control?.service(nowMs: after.value) { request in answer(request) }
+            provisioningTick(at: after)
         }
         shutdown()
     }
 
     /// Asks the loop to stop after the current iteration (SIGTERM).
     public func requestStop() { stopRequested = true }
+
+    /// Sessions started and ended since start-up (read on the loop's thread, e.g. in `shouldStop`).
+    public var sessionCounts: (started: Int, ended: Int) { (recorder.sessionsStarted, recorder.sessionsEnded) }
+
+    /// The receiver's counters since start-up, across reconnections.
+    public var linkCounters: LinkCounters { linkTotals + decoder.counters }
+
+    /// MCU reboots the link clock has seen (its uptime restarting).
+    public var mcuReboots: Int { linkClock.reboots }
+
+    /// Domain time now (the MCU's clock, extrapolated since its last frame).
+    public var linkTime: LinkMilliseconds { linkClock.peek(hostMs: clock.now) }
 
     /// Re-reads the provisioning from the store (SIGHUP, or a technician's change).
     public func reloadProvisioning() {
@@ -186,7 +224,7 @@ public final class ServiceRuntime {
     private func shutdown() {
         try? options.notifier.stopping()
         let now = clock.now
-        ingest.finish(at: now) { output in record(output, at: now) }
+        ingest.finish(at: linkClock.extrapolate(hostMs: now)) { output in record(output, at: now) }
         recorder.flush()
         connection?.close()
         connection = nil
@@ -252,6 +290,10 @@ public final class ServiceRuntime {
     }
 
     private func handle(_ frame: Frame, at now: LinkMilliseconds) {
+        // Domain time is the MCU's stamp (every frame moves the clock); `now`, the host's, times replies only.
+        let rebootsBefore = linkClock.reboots
+        let time = linkClock.time(of: frame.message, hostMs: now)
+        if provisioningTakes(frame, at: now) { return }
         switch frame.message {
         case let .ack(ack):
             tracker.acknowledge(ack) { outcome in handle(outcome) }
@@ -259,7 +301,12 @@ public final class ServiceRuntime {
         case let .hello(hello):
             checkFirmware(hello)
             if ingest.helloCount > 0 {
-                logger.notice("MCU rebooted (new HELLO, uptime \(hello.uptimeMs) ms); the session carries on")
+                // A HELLO answering our HELLO_REQ keeps its uptime growing; a reboot's restarts it.
+                if linkClock.reboots > rebootsBefore {
+                    logger.notice("MCU rebooted (new HELLO, uptime \(hello.uptimeMs) ms); the session carries on")
+                } else {
+                    logger.debug("MCU HELLO again (uptime \(hello.uptimeMs) ms)")
+                }
                 sendBLEFilter(at: now)
             }
         case let .log(log):
@@ -267,7 +314,37 @@ public final class ServiceRuntime {
         default:
             break
         }
-        ingest.handle(frame, at: now) { output in record(output, at: now) }
+        if case .nmea = frame.message, gpsd != nil {
+            mcuNMEAIgnored += 1
+            return
+        }
+        ingest.handle(frame, at: time) { output in record(output, at: now) }
+    }
+
+    // MARK: gpsd
+
+    private func readGPSD(at now: LinkMilliseconds) {
+        guard let gpsd else { return }
+        let event = gpsd.readAvailable { fix in
+            lastGPSDFix = fix
+            ingest.handle(fix: fix, at: linkClock.hostEvent(hostMs: now)) { output in record(output, at: now) }
+        }
+        log(gpsd: event)
+    }
+
+    private func log(gpsd event: GPSDClient.Event) {
+        switch event {
+        case .connected:
+            logger.notice("gpsd connected at \(options.board.gnss.gpsdHost):\(options.board.gnss.gpsdPort)")
+        case let .connectFailed(error, retry):
+            if gpsd?.counters.failedConnects == 1 || retry >= Int64(options.board.link.reconnectBackoffMaxMs) {
+                logger.warning("gpsd unreachable: \(error); retrying in \(retry) ms")
+            }
+        case let .disconnected(error, retry):
+            logger.warning("gpsd lost: \(error); reconnecting in \(retry) ms")
+        case .reports, .timedOut:
+            break
+        }
     }
 
     private func record(_ output: DomainOutput, at now: LinkMilliseconds) {
@@ -294,7 +371,7 @@ public final class ServiceRuntime {
         switch outcome {
         case let .acknowledged(seq, type, status) where status != .ok:
             logger.warning("MCU answered command 0x\(String(type, radix: 16)) seq \(seq) with \(status.name)")
-        case let .unanswered(seq, type):
+        case let .unanswered(seq, type) where !provisioningAwaitsLateAck(seq):
             logger.warning("MCU did not acknowledge command 0x\(String(type, radix: 16)) seq \(seq) after 3 resends")
         case let .refused(type):
             logger.warning("transmit queue full: command 0x\(String(type, radix: 16)) not sent")
@@ -303,13 +380,13 @@ public final class ServiceRuntime {
         }
     }
 
-    private func send(_ message: LinkMessage, at now: LinkMilliseconds) {
+    func send(_ message: LinkMessage, at now: LinkMilliseconds) {
         guard connection != nil else { return }
         guard let wire = tracker.send(message, at: now, { outcome in handle(outcome) }) else { return }
         write(wire)
     }
 
-    private func write(_ wire: [UInt8]) {
+    func write(_ wire: [UInt8]) {
         do {
             try connection?.write(wire)
         } catch {
@@ -355,13 +432,16 @@ public final class ServiceRuntime {
         case "status":
             return statusJSON() + "\n"
         case "session" where words.count == 2 && words[1] == "end":
-            let now = clock.now
+            let host = clock.now
+            let now = linkClock.extrapolate(hostMs: host)
             let hadSession = ingest.monitor.machine.driver != nil
-            ingest.endSession(at: now) { output in record(output, at: now) }
+            ingest.endSession(at: now) { output in record(output, at: host) }
             return hadSession ? "ok: session ended\n" : "ok: no session was open\n"
         case "reload":
             reloadProvisioning()
             return "ok: reloaded\n"
+        case "learn-tag", "learn-beacon", "write-tag", "mcu":
+            return provisioningAnswer(words)
         default:
             return "error: unknown request '\(request.prefix(40))' (status, session end, reload)\n"
         }
@@ -369,7 +449,7 @@ public final class ServiceRuntime {
 
     /// Link state, firmware, frame counters, GNSS, beacons in range, session and store size.
     public func statusJSON() -> String {
-        let now = clock.now
+        let now = linkClock.peek(hostMs: clock.now)
         var json = JSONLine()
         json.add("link", connection == nil ? "down" : "up")
         json.add("port", options.port)
@@ -386,6 +466,17 @@ public final class ServiceRuntime {
         let monitor = ingest.monitor
         json.add("gnss_fixes_rejected", monitor.motion.rejectedGateCount + monitor.motion.rejectedOutlierCount)
         json.add("utc_known", monitor.utc.offsetMs != nil)
+        json.add("link_time_ms", now.value)
+        json.add("mcu_reboots", linkClock.reboots)
+        json.add("gnss_source", options.board.gnss.source.rawValue)
+        json.add("gnss_fix", monitor.motion.lastAccepted != nil)
+        if let gpsd {
+            json.add("gpsd", gpsd.isConnected ? "connected" : "down")
+            json.add("gpsd_fixes", Int(gpsd.counters.fixes))
+            json.add("gpsd_mode", lastGPSDFix.map { Int($0.mode.rawValue) })
+            json.add("satellites", lastGPSDFix?.satellitesUsed)
+            json.add("mcu_nmea_ignored", Int(mcuNMEAIgnored))
+        }
         json.addRaw("beacons", json: JSONLine.array(monitor.presence.inRange(at: now).prefix(16).map { entry in
             var b = JSONLine()
             b.add("beacon", entry.identity.spec)

@@ -23,18 +23,23 @@ import TestSupport
         var logLines: [String] = []
         let logLock = NSLock()
 
-        init() throws {
+        /// A store with `provision`'s drivers (by default Alice, with a tag and an iBeacon).
+        init(provision: ((TripStore) throws -> Void)? = nil) throws {
             directory = NSTemporaryDirectory() + "fairfuel-runtime-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             storePath = directory + "/fairfuel.db"
             portLink = directory + "/mcu"
             controlPath = directory + "/control.sock"
             let store = try TripStore(path: storePath)
+            if let provision {
+                try provision(store)
+                return
+            }
             try store.addDriver(name: "Alice", tags: [.uid(try TagUID(parsing: "04A22B7A"))], beacons: [try BeaconIdentity(spec: "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:1:1")])
         }
 
-        func start() throws {
-            var board = BoardProfile.piZero2W
+        func start(board custom: BoardProfile? = nil) throws {
+            var board = custom ?? BoardProfile.piZero2W
             board.link.reconnectBackoffMinMs = 50
             board.link.reconnectBackoffMaxMs = 200
             let logger = Logger(minimumLevel: .debug, style: .plain, sink: { [weak self] line in
@@ -191,5 +196,56 @@ import TestSupport
         let status = try #require(ControlSocketClient.ask(path: harness.controlPath, request: "status"))
         #expect(status.contains("\"session_state\":\"ACTIVE\""))
         #expect(status.contains("\"reconnects\":1"))
+    }
+}
+
+extension ServiceRuntimeTests {
+    /// Link time: the domain runs on the MCU's stamps, so a virtual MCU at 300x real time gets
+    /// its session started by a tap and ended by the domain's own rules, in seconds.
+    @Test func spedUpVirtualMCUSessionStartsAndEndsByTheDomainRules() throws {
+        let scenario = try SimScenarioParser.load(path: PackagePaths.root + "/scenarios/short-drive.scenario")
+        let plan = try SimPlanner.plan(scenario)
+        let anna = try #require(scenario.driver(named: "Anna"))
+        let harness = try Harness { store in
+            var tags: [TagIdentity] = []
+            if let tag = plan.tag(ofDriver: "Anna") { tags.append(.uid(try TagUID(bytes: tag.uid[...]))) }
+            if let uri = anna.driverURI { tags.append(.driver(uri.driverID)) }
+            try store.addDriver(name: "Anna", tags: tags, beacons: anna.beacon.map { [$0] } ?? [])
+        }
+        var options = VirtualMCUOptions(speed: 300, idleSpeed: 3_000, linkPath: harness.portLink)
+        options.waitForHost = true
+        options.lossless = true  // a loaded CI machine must not turn this into an overload test
+        let mcu = try VirtualMCU(plan: plan, options: options)
+        _ = try mcu.start()
+        try harness.start()
+        defer { harness.stopAndWait() }
+        let clock = ContinuousClock()
+        let begun = clock.now
+        // Five parked minutes after the scenario's end: the session must end by itself within them.
+        let report = try mcu.runInBackground(until: .simulatedMs(plan.endMs + 300_000)).join().get()
+        let elapsed = clock.now - begun
+        #expect(elapsed < .seconds(30), "the sped-up drive took \(elapsed)")
+        let deadline = Date().addingTimeInterval(5)
+        var sessions: [StoredSession] = []
+        while Date() < deadline {
+            sessions = try TripStore(path: harness.storePath, readOnly: true).sessions()
+            if sessions.first?.endReason != nil { break }
+            usleep(50_000)
+        }
+        #expect(sessions.count == 1)
+        let session = try #require(sessions.first)
+        #expect(session.driverName == "Anna")
+        // Ended by the domain (driver gone, or the car standing), not by a request or a power cut.
+        #expect(session.endReason == .departed)
+        // Link time, not host time: the trip lasts its simulated minutes, not the real seconds.
+        #expect(session.durationMs > 5 * 60_000, "duration \(session.durationMs) ms")
+        #expect(session.distanceMeters > 2_500 && session.distanceMeters < 4_500, "distance \(session.distanceMeters) m")
+        #expect(report.feedback.contains { $0.pattern == .sessionStarted })
+        #expect(report.feedback.contains { $0.pattern == .sessionEnded })
+        let status = try #require(ControlSocketClient.ask(path: harness.controlPath, request: "status"))
+        let json = try JSONSerialization.jsonObject(with: Data(status.utf8)) as! [String: Any]
+        #expect(json["session_state"] as? String != "ACTIVE")
+        #expect((json["link_time_ms"] as? Int ?? 0) > Int(plan.endMs))
+        #expect(json["mcu_reboots"] as? Int == 0)
     }
 }

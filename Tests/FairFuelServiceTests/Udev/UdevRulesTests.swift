@@ -194,7 +194,7 @@ struct UdevRulesTests {
             "pi-zero-2w-uart links=/dev/fairfuel-mcu wants=fairfuel.service mm_ignore=1 group=990 mode=0660 uaccess=no",
             "pi-4-uart links=/dev/fairfuel-mcu wants=fairfuel.service mm_ignore=1 group=990 mode=0660 uaccess=no",
             "other-pl011 links= wants= mm_ignore= group= mode= uaccess=no",
-            "dongle-gadget-port links= wants= mm_ignore=1 group=990 mode=0660 uaccess=no",
+            "dongle-gadget-port links= wants=fairfuel-usb-pull.service mm_ignore=1 group=990 mode=0660 uaccess=no",
         ]
         #expect(result.output.split(separator: "\n").map(String.init) == expected)
     }

@@ -1,0 +1,179 @@
+import FairFuelCore
+import FairFuelParsers
+import FairFuelStore
+
+/// The family's month as one self-contained HTML page: inline CSS and SVG, no script, no
+/// network, so it opens from a USB stick or a mail attachment the same as on the laptop.
+public enum HTMLReport {
+    /// What the page shows.
+    public struct Content: Sendable {
+        public var vehicleName: String
+        public var units: DisplayUnits
+        public var ratedLitersPer100km: Double
+        public var summary: FamilySummary
+        /// The period's trips, oldest first.
+        public var trips: [TripRow]
+        /// Full-to-full periods for the trend, oldest first (the last dozen are drawn).
+        public var trend: [FullFillPeriod]
+
+        public init(vehicleName: String, units: DisplayUnits, ratedLitersPer100km: Double, summary: FamilySummary,
+                    trips: [TripRow], trend: [FullFillPeriod]) {
+            self.vehicleName = vehicleName
+            self.units = units
+            self.ratedLitersPer100km = ratedLitersPer100km
+            self.summary = summary
+            self.trips = trips
+            self.trend = trend
+        }
+    }
+
+    /// Bar and line colours, one per driver in order (they repeat after eight).
+    static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+
+    public static func render(_ content: Content) -> String {
+        let period = content.summary.month.map { "\($0)" } ?? "all time"
+        let title = "FairFuel: \(content.vehicleName), \(period)"
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escape(title))</title>
+            <style>
+            body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; background: #fff; }
+            h1 { font-size: 1.6em; border-bottom: 4px solid #1f77b4; padding-bottom: .2em; }
+            h2 { font-size: 1.2em; margin-top: 2em; }
+            table { border-collapse: collapse; width: 100%; font-size: .9em; }
+            th, td { padding: .3em .6em; border-bottom: 1px solid #ddd; text-align: right; }
+            th:first-child, td:first-child, .text { text-align: left; }
+            thead th { background: #eef3f8; }
+            .note { color: #666; font-size: .85em; }
+            .score { font-weight: bold; }
+            svg { display: block; margin: 1em 0; background: #fafafa; border: 1px solid #e4e4e4; }
+            svg text { font-family: system-ui, sans-serif; font-size: 13px; fill: #222; }
+            </style>
+            </head>
+            <body>
+            <h1>\(escape(title))</h1>
+
+            """
+        html += "<p class=\"note\">Times in UTC. Money in \(escape(content.units.currency)); distances in \(content.units.distanceUnit), "
+        html += "fuel in \(content.units.volumeUnit). Rated consumption \(content.units.consumptionText(litersPer100km: content.ratedLitersPer100km)).</p>\n"
+        html += summaryTable(content)
+        html += "<h2>Who pays what</h2>\n" + costChart(content)
+        html += "<h2>Consumption per full fill: estimated and real</h2>\n" + trendChart(content)
+        html += "<h2>Trips</h2>\n" + tripsTable(content)
+        html += "</body>\n</html>\n"
+        return html
+    }
+
+    static func summaryTable(_ content: Content) -> String {
+        let u = content.units
+        var html = "<h2>Drivers</h2>\n<table>\n<thead><tr><th>driver</th><th>trips</th><th>distance</th><th>time</th>"
+        html += "<th>fuel</th><th>consumption</th><th>harsh / \(u.rateDistance)</th><th>idle</th><th>cost</th><th>eco score</th></tr></thead>\n<tbody>\n"
+        for d in content.summary.drivers {
+            html += "<tr><td>\(escape(d.driverName))</td><td>\(d.trips)</td><td>\(u.distanceText(meters: d.distanceMeters))</td>"
+            html += "<td>\(DisplayUnits.durationText(milliseconds: d.durationMs))</td><td>\(u.volumeText(liters: d.fuelLiters))</td>"
+            html += "<td>\(u.consumptionText(litersPer100km: d.litersPer100km))</td>"
+            html += "<td>\(d.harshPer100km.map { DisplayUnits.fixed(u.per100(perHundredKilometers: $0), 1) } ?? "-")</td>"
+            html += "<td>\(d.idleShare.map { DisplayUnits.fixed($0 * 100, 0) + " %" } ?? "-")</td>"
+            html += "<td>\(u.moneyText(d.cost))</td><td class=\"score\">\(d.ecoScore.map(String.init) ?? "-")</td></tr>\n"
+        }
+        html += "</tbody>\n</table>\n"
+        html += "<p class=\"note\">Bills of the period: \(u.moneyWithCurrency(content.summary.billsTotal))"
+        if content.summary.untrackedCost != .zero {
+            html += "; untracked driving: \(u.moneyWithCurrency(content.summary.untrackedCost))"
+        }
+        html += ".</p>\n"
+        return html
+    }
+
+    /// Horizontal bars, one per driver (and untracked), longest for the largest cost.
+    static func costChart(_ content: Content) -> String {
+        var rows: [(String, MinorUnits)] = content.summary.drivers.map { ($0.driverName, $0.cost) }
+        if content.summary.untrackedCost != .zero { rows.append(("(untracked)", content.summary.untrackedCost)) }
+        guard !rows.isEmpty else { return "<p class=\"note\">No bills in this period.</p>\n" }
+        let width = 720, labelWidth = 150, barRoom = 440, rowHeight = 34
+        let height = rows.count * rowHeight + 20
+        let largest = max(1, rows.map(\.1.value).max() ?? 1)
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"cost per driver\">\n"
+        for (index, row) in rows.enumerated() {
+            let y = 10 + index * rowHeight
+            let length = max(2, Int(Double(barRoom) * Double(row.1.value) / Double(largest)))
+            let colour = row.0 == "(untracked)" ? "#999999" : palette[index % palette.count]
+            svg += "<text x=\"10\" y=\"\(y + 21)\">\(escape(row.0))</text>"
+            svg += "<rect x=\"\(labelWidth)\" y=\"\(y + 4)\" width=\"\(length)\" height=\"\(rowHeight - 10)\" fill=\"\(colour)\"/>"
+            svg += "<text x=\"\(labelWidth + length + 8)\" y=\"\(y + 21)\">\(content.units.moneyWithCurrency(row.1))</text>\n"
+        }
+        return svg + "</svg>\n"
+    }
+
+    /// Two lines over the full-to-full periods: the model's estimate and the pump's truth.
+    static func trendChart(_ content: Content) -> String {
+        let u = content.units
+        let points = content.trend.suffix(12).compactMap { period -> (String, Double?, Double?)? in
+            let real = period.realLitersPer100km.flatMap(u.consumption(litersPer100km:))
+            let estimated = period.estimatedLitersPer100km.flatMap(u.consumption(litersPer100km:))
+            guard real != nil || estimated != nil else { return nil }
+            let date = UTCTimestamp(millisecondsSinceEpoch: period.toUTCMs).iso8601
+            return (String(date.dropFirst(5).prefix(5)), estimated, real)
+        }
+        guard !points.isEmpty else {
+            return "<p class=\"note\">No consumption trend yet: it needs two full fills.</p>\n"
+        }
+        let width = 720, height = 300, left = 60, right = 20, top = 20, bottom = 50
+        let values = points.flatMap { [$0.1, $0.2].compactMap { $0 } }
+        let low = max(0, (values.min() ?? 0) * 0.8), high = max(low + 1, (values.max() ?? 1) * 1.15)
+        let plotWidth = width - left - right, plotHeight = height - top - bottom
+        func x(_ index: Int) -> Int {
+            points.count == 1 ? left + plotWidth / 2 : left + plotWidth * index / (points.count - 1)
+        }
+        func y(_ value: Double) -> Int { top + Int(Double(plotHeight) * (1 - (value - low) / (high - low))) }
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"consumption trend\">\n"
+        svg += "<line x1=\"\(left)\" y1=\"\(top)\" x2=\"\(left)\" y2=\"\(top + plotHeight)\" stroke=\"#444\"/>"
+        svg += "<line x1=\"\(left)\" y1=\"\(top + plotHeight)\" x2=\"\(left + plotWidth)\" y2=\"\(top + plotHeight)\" stroke=\"#444\"/>\n"
+        for step in 0...4 {
+            let value = low + (high - low) * Double(step) / 4
+            svg += "<line x1=\"\(left)\" y1=\"\(y(value))\" x2=\"\(left + plotWidth)\" y2=\"\(y(value))\" stroke=\"#e0e0e0\"/>"
+            svg += "<text x=\"\(left - 8)\" y=\"\(y(value) + 4)\" text-anchor=\"end\">\(DisplayUnits.fixed(value, 1))</text>\n"
+        }
+        for (index, point) in points.enumerated() {
+            svg += "<text x=\"\(x(index))\" y=\"\(top + plotHeight + 18)\" text-anchor=\"middle\">\(point.0)</text>\n"
+        }
+        for (series, colour, label) in [(1, "#1f77b4", "estimated"), (2, "#d62728", "real (pump)")] {
+            let coordinates = points.enumerated().compactMap { index, point -> String? in
+                let value = series == 1 ? point.1 : point.2
+                return value.map { "\(x(index)),\(y($0))" }
+            }
+            if coordinates.count >= 2 {
+                svg += "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"3\" points=\"\(coordinates.joined(separator: " "))\"/>\n"
+            }
+            for coordinate in coordinates {
+                let parts = coordinate.split(separator: ",")
+                svg += "<circle cx=\"\(parts[0])\" cy=\"\(parts[1])\" r=\"5\" fill=\"\(colour)\"/>"
+            }
+            let legendX = left + (series == 1 ? 10 : 150)
+            svg += "\n<rect x=\"\(legendX)\" y=\"\(height - 22)\" width=\"14\" height=\"14\" fill=\"\(colour)\"/>"
+            svg += "<text x=\"\(legendX + 20)\" y=\"\(height - 10)\">\(label)</text>\n"
+        }
+        svg += "<text x=\"\(left + 320)\" y=\"\(height - 10)\">\(u.consumptionUnit)</text>\n"
+        return svg + "</svg>\n"
+    }
+
+    static func tripsTable(_ content: Content) -> String {
+        guard !content.trips.isEmpty else { return "<p class=\"note\">No trips in this period.</p>\n" }
+        let u = content.units
+        var html = "<table>\n<thead><tr><th>start</th><th class=\"text\">driver</th><th>distance</th><th>time</th><th>idle</th>"
+        html += "<th>fuel</th><th>harsh</th><th>top speed</th></tr></thead>\n<tbody>\n"
+        for trip in content.trips {
+            html += "<tr><td>\(trip.startUTCMs.map(DisplayUnits.minuteText(utcMs:)) ?? "?")</td><td class=\"text\">\(escape(trip.driverName))</td>"
+            html += "<td>\(u.distanceText(meters: trip.distanceMeters))</td><td>\(DisplayUnits.durationText(milliseconds: trip.durationMs))</td>"
+            html += "<td>\(DisplayUnits.durationText(milliseconds: trip.idleMs))</td><td>\(u.volumeText(liters: trip.fuelLiters))</td>"
+            html += "<td>\(trip.harshEvents)</td><td>\(DisplayUnits.fixed(u.speed(metersPerSecond: trip.maximumSpeedMetersPerSecond), 0)) \(u.speedUnit)</td></tr>\n"
+        }
+        return html + "</tbody>\n</table>\n"
+    }
+
+    static func escape(_ text: String) -> String { GPXWriter.escape(text) }
+}

@@ -1,0 +1,79 @@
+import FairFuelStore
+
+/// One trip as exports see it: a plain value, so that the CLI, the USB pull and tests build
+/// it from the store or from the wire alike.
+public struct TripRow: Sendable, Equatable {
+    public var id: Int64
+    /// nil: the driver was removed since (the name is kept).
+    public var driverID: Int64?
+    public var driverName: String
+    public var startUTCMs: Int64?
+    public var endUTCMs: Int64?
+    /// departed, switched, manual, power_loss; nil: still open.
+    public var endReason: String?
+    public var distanceMeters: Double
+    public var durationMs: Int64
+    public var movingMs: Int64
+    public var idleMs: Int64
+    public var harshAccelerations: Int
+    public var harshBrakings: Int
+    public var maximumSpeedMetersPerSecond: Double
+    public var fuelLiters: Double
+    public var stoppedUTCMs: Int64?
+    public var driverLeftUTCMs: Int64?
+
+    public init(id: Int64, driverID: Int64?, driverName: String, startUTCMs: Int64?, endUTCMs: Int64?, endReason: String?,
+                distanceMeters: Double, durationMs: Int64, movingMs: Int64, idleMs: Int64, harshAccelerations: Int,
+                harshBrakings: Int, maximumSpeedMetersPerSecond: Double, fuelLiters: Double, stoppedUTCMs: Int64? = nil,
+                driverLeftUTCMs: Int64? = nil) {
+        self.id = id
+        self.driverID = driverID
+        self.driverName = driverName
+        self.startUTCMs = startUTCMs
+        self.endUTCMs = endUTCMs
+        self.endReason = endReason
+        self.distanceMeters = distanceMeters
+        self.durationMs = durationMs
+        self.movingMs = movingMs
+        self.idleMs = idleMs
+        self.harshAccelerations = harshAccelerations
+        self.harshBrakings = harshBrakings
+        self.maximumSpeedMetersPerSecond = maximumSpeedMetersPerSecond
+        self.fuelLiters = fuelLiters
+        self.stoppedUTCMs = stoppedUTCMs
+        self.driverLeftUTCMs = driverLeftUTCMs
+    }
+
+    public init(_ session: StoredSession) {
+        self.init(
+            id: session.id.rawValue, driverID: session.driver?.rawValue, driverName: session.driverName,
+            startUTCMs: session.startUTCMs, endUTCMs: session.endUTCMs, endReason: session.endReason?.rawValue,
+            distanceMeters: session.distanceMeters, durationMs: session.durationMs, movingMs: session.movingMs,
+            idleMs: session.idleMs, harshAccelerations: session.harshAccelerations, harshBrakings: session.harshBrakings,
+            maximumSpeedMetersPerSecond: session.maximumSpeedMetersPerSecond, fuelLiters: session.fuelLiters,
+            stoppedUTCMs: session.stoppedUTCMs, driverLeftUTCMs: session.driverLeftUTCMs)
+    }
+
+    public var harshEvents: Int { harshAccelerations + harshBrakings }
+}
+
+/// One point of a trip's track.
+public struct TrackPoint: Sendable, Equatable {
+    public var utcMs: Int64
+    /// Degrees, WGS 84.
+    public var latitude: Double
+    public var longitude: Double
+    public var speedMetersPerSecond: Double
+
+    public init(utcMs: Int64, latitude: Double, longitude: Double, speedMetersPerSecond: Double) {
+        self.utcMs = utcMs
+        self.latitude = latitude
+        self.longitude = longitude
+        self.speedMetersPerSecond = speedMetersPerSecond
+    }
+
+    public init(_ point: StoredTripPoint) {
+        self.init(utcMs: point.utcMs, latitude: point.latitude, longitude: point.longitude,
+                  speedMetersPerSecond: point.speedMetersPerSecond)
+    }
+}

@@ -1,0 +1,70 @@
+import FairFuelCore
+import FairFuelParsers
+
+/// Trips as JSON objects and CSV rows.
+public enum TripText {
+    /// One trip as the `trips --json` object (field names and order are a contract).
+    public static func json(_ trip: TripRow) -> String {
+        var j = JSONLine()
+        j.add("id", trip.id)
+        j.add("driver", trip.driverID == nil ? nil : trip.driverName)
+        j.add("start_utc", utc(trip.startUTCMs))
+        j.add("end_utc", utc(trip.endUTCMs))
+        j.add("end_reason", trip.endReason)
+        j.add("distance_km", trip.distanceMeters / 1000, decimals: 3)
+        j.add("duration_s", trip.durationMs / 1000)
+        j.add("idle_s", trip.idleMs / 1000)
+        j.add("harsh_accel", trip.harshAccelerations)
+        j.add("harsh_brake", trip.harshBrakings)
+        j.add("max_speed_kmh", trip.maximumSpeedMetersPerSecond * 3.6, decimals: 1)
+        j.add("fuel_l", trip.fuelLiters, decimals: 3)
+        j.add("moving_s", trip.movingMs / 1000)
+        j.add("stopped_utc", utc(trip.stoppedUTCMs))
+        j.add("driver_left_utc", utc(trip.driverLeftUTCMs))
+        return j.string
+    }
+
+    public static func jsonArray(_ trips: [TripRow]) -> String { JSONLine.array(trips.map(json)) }
+
+    /// The CSV header; the distance, speed and fuel columns name the vehicle's units.
+    public static func csvHeader(_ units: DisplayUnits) -> String {
+        let d = units.distanceUnit, v = units.system == .metric ? "l" : "gal", s = units.system == .metric ? "kmh" : "mph"
+        return "id,driver,start_utc,end_utc,end_reason,distance_\(d),duration_s,moving_s,idle_s,harsh_accel,harsh_brake,max_speed_\(s),fuel_\(v)"
+    }
+
+    /// One trip as a CSV row (RFC 4180 quoting), in the vehicle's units.
+    public static func csvRow(_ trip: TripRow, units: DisplayUnits) -> String {
+        let fields: [String] = [
+            String(trip.id), csvField(trip.driverID == nil ? "" : trip.driverName), utc(trip.startUTCMs) ?? "",
+            utc(trip.endUTCMs) ?? "", trip.endReason ?? "",
+            JSONLine.formatFixed(units.distance(meters: trip.distanceMeters), decimals: 3), String(trip.durationMs / 1000),
+            String(trip.movingMs / 1000), String(trip.idleMs / 1000), String(trip.harshAccelerations), String(trip.harshBrakings),
+            JSONLine.formatFixed(units.speed(metersPerSecond: trip.maximumSpeedMetersPerSecond), decimals: 1),
+            JSONLine.formatFixed(units.volume(liters: trip.fuelLiters), decimals: 3),
+        ]
+        return fields.joined(separator: ",")
+    }
+
+    /// Header and rows, each line ending in CRLF as RFC 4180 asks.
+    public static func csv(_ trips: [TripRow], units: DisplayUnits) -> String {
+        var text = csvHeader(units) + "\r\n"
+        for trip in trips { text += csvRow(trip, units: units) + "\r\n" }
+        return text
+    }
+
+    /// A field quoted when it holds a comma, a quote or a line break; a leading `=+-@` is
+    /// defused with a quote mark so that a spreadsheet never runs a driver's name as a formula.
+    public static func csvField(_ text: String) -> String {
+        var value = text
+        if let first = value.unicodeScalars.first, "=+-@".unicodeScalars.contains(first) { value = "'" + value }
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+        var quoted = "\""
+        for character in value { quoted += character == "\"" ? "\"\"" : String(character) }
+        return quoted + "\""
+    }
+
+    /// ISO 8601 of UTC milliseconds; nil stays nil.
+    public static func utc(_ milliseconds: Int64?) -> String? {
+        milliseconds.map { UTCTimestamp(millisecondsSinceEpoch: $0).iso8601 }
+    }
+}

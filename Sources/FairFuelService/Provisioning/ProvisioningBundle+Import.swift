@@ -1,0 +1,134 @@
+import FairFuelCore
+import FairFuelParsers
+import FairFuelStore
+
+/// What an import changed, a line per driver or conflict, and a summary.
+public struct ProvisioningImportReport: Sendable, Equatable {
+    public var lines: [String] = []
+    public var added = 0
+    public var renamed = 0
+    public var updated = 0
+    public var unchanged = 0
+    public var conflicts = 0
+    public var vehicleChanged = false
+
+    public var changed: Bool { added + renamed + updated > 0 || vehicleChanged }
+
+    /// The lines, then `nothing changed` or the counts.
+    public var text: String {
+        let summary = changed
+            ? "\(added) added, \(renamed) renamed, \(updated) updated, \(unchanged) unchanged, \(conflicts) conflict(s)"
+            : "nothing changed" + (conflicts > 0 ? " (\(conflicts) conflict(s) left as they are)" : "")
+        return (lines + [summary]).joined(separator: "\n") + "\n"
+    }
+}
+
+extension ProvisioningBundle {
+    /// Brings the store's provisioning up to the bundle: adds drivers, renames a driver found by
+    /// its URI id under another name, binds missing tags and beacons, sets the vehicle. Nothing is
+    /// removed, and a tag or beacon bound to someone else here stays theirs (a conflict). Applying
+    /// the same bundle twice changes nothing the second time.
+    public func apply(to store: TripStore) throws(StoreError) -> ProvisioningImportReport {
+        var report = ProvisioningImportReport()
+        for driver in drivers {
+            let current = try store.drivers()
+            let existing = driver.uuid.flatMap { uuid in current.first { $0.uuid == uuid } }
+                ?? current.first { $0.name.lowercased() == driver.name.lowercased() }
+            var tags: [TagIdentity] = []
+            var beacons: [BeaconIdentity] = []
+            for tag in driver.tags {
+                if let owner = try store.owner(of: tag), owner.id != existing?.id {
+                    report.conflicts += 1
+                    report.lines.append("conflict: tag \(tag.provisioningText) is bound to \(owner.name) here; the bundle gives it to \(driver.name) (left as is)")
+                } else {
+                    tags.append(tag)
+                }
+            }
+            for beacon in driver.beacons {
+                if let owner = try store.owner(of: beacon), owner.id != existing?.id {
+                    report.conflicts += 1
+                    report.lines.append("conflict: beacon \(beacon.spec) is bound to \(owner.name) here; the bundle gives it to \(driver.name) (left as is)")
+                } else {
+                    beacons.append(beacon)
+                }
+            }
+            guard let existing else {
+                if current.count >= TripStore.maximumDrivers {
+                    report.conflicts += 1
+                    report.lines.append("conflict: driver \(driver.name) not added: this vehicle already has \(TripStore.maximumDrivers) drivers")
+                    continue
+                }
+                let id = try store.addDriver(name: driver.name, contact: driver.contact, tags: tags, beacons: beacons)
+                if let uuid = driver.uuid, !current.contains(where: { $0.uuid == uuid }) { _ = try store.driverUUID(for: id) { uuid } }
+                report.added += 1
+                report.lines.append("added driver \(driver.name) (\(tags.count) tag(s), \(beacons.count) beacon(s))")
+                continue
+            }
+            var changes: [String] = []
+            if existing.name != driver.name {
+                if let other = current.first(where: { $0.id != existing.id && $0.name.lowercased() == driver.name.lowercased() }) {
+                    report.conflicts += 1
+                    report.lines.append("conflict: \(existing.name) has \(driver.name)'s id but the name \(other.name) is taken here (not renamed)")
+                } else {
+                    _ = try store.renameDriver(named: existing.name, to: driver.name)
+                    report.renamed += 1
+                    report.lines.append("renamed driver \(existing.name) -> \(driver.name)")
+                }
+            }
+            if let contact = driver.contact, contact != existing.contact {
+                try store.setContact(contact, driver: existing.id)
+                changes.append("contact")
+            }
+            if let uuid = driver.uuid, existing.uuid == nil, !current.contains(where: { $0.uuid == uuid }) {
+                _ = try store.driverUUID(for: existing.id) { uuid }
+                changes.append("uuid")
+            }
+            for tag in tags where try store.bind(tag: tag, to: existing.id) { changes.append("tag \(tag.provisioningText)") }
+            for beacon in beacons where try store.bind(beacon: beacon, to: existing.id) { changes.append("beacon \(beacon.spec)") }
+            if !changes.isEmpty {
+                report.updated += 1
+                report.lines.append("updated driver \(driver.name): \(changes.joined(separator: ", "))")
+            } else if existing.name == driver.name {
+                report.unchanged += 1
+                report.lines.append("unchanged driver \(driver.name)")
+            }
+        }
+        if var vehicle {
+            var current = try store.vehicle()
+            if vehicle.currencyMinorDigits != current.currencyMinorDigits, try !store.refuels().isEmpty {
+                // Refuel costs are stored in minor units: other decimals would misread them.
+                report.conflicts += 1
+                report.lines.append("conflict: currency \(vehicle.currency) has \(vehicle.currencyMinorDigits) decimals and this car's refuels are in \(current.currency) (\(current.currencyMinorDigits)); currency left as is")
+                vehicle.currency = current.currency
+                vehicle.currencyMinorDigits = current.currencyMinorDigits
+            }
+            let differences = Self.differences(from: current, to: vehicle)
+            if differences.isEmpty {
+                report.lines.append("unchanged vehicle \(current.name)")
+            } else {
+                let scale = current.fuelScale
+                current = vehicle
+                current.fuelScale = scale
+                try store.setVehicle(current)
+                report.vehicleChanged = true
+                report.lines.append("vehicle: " + differences.joined(separator: ", "))
+            }
+        }
+        return report
+    }
+
+    static func differences(from a: VehicleProfile, to b: VehicleProfile) -> [String] {
+        var out: [String] = []
+        func check<T: Equatable>(_ name: String, _ x: T, _ y: T) { if x != y { out.append("\(name) \(x) -> \(y)") } }
+        check("name", a.name, b.name)
+        check("l_per_100km", a.ratedLitersPer100km, b.ratedLitersPer100km)
+        check("mass_kg", a.massKilograms, b.massKilograms)
+        check("idle_l_per_h", a.idleLitersPerHour, b.idleLitersPerHour)
+        check("fuel", a.fuelType, b.fuelType)
+        check("tank_l", a.tankLiters, b.tankLiters)
+        check("currency", a.currency, b.currency)
+        check("units", a.units, b.units)
+        check("untracked", a.untrackedPolicy.rawValue, b.untrackedPolicy.rawValue)
+        return out
+    }
+}

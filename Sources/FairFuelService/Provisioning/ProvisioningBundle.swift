@@ -1,0 +1,146 @@
+import FairFuelCore
+import FairFuelDomain
+import FairFuelParsers
+import FairFuelStore
+
+/// Drivers (with tags and beacons) and the vehicle profile as a TOML file a person can read,
+/// to set up several family cars the same way. The refuel-calibrated fuel scale stays with
+/// each car and is not in the bundle.
+public struct ProvisioningBundle: Sendable, Equatable {
+    public static let format = "fairfuel-provisioning-1"
+
+    public struct Driver: Sendable, Equatable {
+        public var name: String
+        public var contact: String?
+        public var uuid: UUID128?
+        public var tags: [TagIdentity]
+        public var beacons: [BeaconIdentity]
+
+        public init(name: String, contact: String? = nil, uuid: UUID128? = nil, tags: [TagIdentity] = [], beacons: [BeaconIdentity] = []) {
+            self.name = name
+            self.contact = contact
+            self.uuid = uuid
+            self.tags = tags
+            self.beacons = beacons
+        }
+    }
+
+    public var vehicle: VehicleProfile?
+    public var drivers: [Driver]
+
+    public init(vehicle: VehicleProfile?, drivers: [Driver]) {
+        self.vehicle = vehicle
+        self.drivers = drivers
+    }
+
+    /// The store's current provisioning.
+    public init(store: TripStore) throws(StoreError) {
+        vehicle = try store.vehicle()
+        drivers = try store.drivers().map { Driver(name: $0.name, contact: $0.contact, uuid: $0.uuid, tags: $0.tags, beacons: $0.beacons) }
+    }
+
+    /// The bundle as TOML, with a header saying what it is.
+    public func render() -> String {
+        var root = TOMLTable()
+        root.set("format", .string(Self.format))
+        if let vehicle {
+            var table = TOMLTable()
+            table.set("name", .string(vehicle.name))
+            table.set("l_per_100km", .float(vehicle.ratedLitersPer100km))
+            table.set("mass_kg", .float(vehicle.massKilograms))
+            table.set("idle_l_per_h", .float(vehicle.idleLitersPerHour))
+            table.set("fuel", .string(vehicle.fuelType))
+            table.set("tank_l", .float(vehicle.tankLiters))
+            table.set("currency", .string(vehicle.currency))
+            table.set("units", .string(vehicle.units))
+            table.set("untracked", .string(vehicle.untrackedPolicy.rawValue))
+            root.set("vehicle", .table(table))
+        }
+        root.set("driver", .tableArray(drivers.map { driver in
+            var table = TOMLTable()
+            table.set("name", .string(driver.name))
+            if let contact = driver.contact { table.set("contact", .string(contact)) }
+            if let uuid = driver.uuid { table.set("uuid", .string(uuid.description)) }
+            table.set("tags", .array(driver.tags.map { .string($0.provisioningText) }))
+            table.set("beacons", .array(driver.beacons.map { .string($0.spec) }))
+            return table
+        }))
+        return """
+            # FairFuel provisioning bundle: drivers with their tags and beacons, and the vehicle.
+            # Import it on another dongle with: fairfuel provision import FILE
+            # Tags: a UID in hex or fairfuel://driver/<uuid>; beacons: ibeacon:, eddystone:, mac: specs.
+
+            """ + TOMLWriter.render(root)
+    }
+
+    /// Reads a bundle; every problem names its line or driver.
+    public static func parse(_ text: String) throws(ProvisioningTextError) -> ProvisioningBundle {
+        let root: TOMLTable
+        do { root = try TOMLParser.parse(text) } catch { throw ProvisioningTextError("not a provisioning bundle: \(error)") }
+        guard root["format"]?.stringValue == format else {
+            throw ProvisioningTextError("not a provisioning bundle: `format = \"\(format)\"` is missing")
+        }
+        for key in root.keys where !["format", "vehicle", "driver"].contains(key) {
+            throw ProvisioningTextError("line \(root.line(of: key) ?? 0): unknown key '\(key)' (format, vehicle, driver)")
+        }
+        var bundle = ProvisioningBundle(vehicle: nil, drivers: [])
+        if let value = root["vehicle"] {
+            guard let table = value.tableValue else { throw ProvisioningTextError("'vehicle' must be a table") }
+            bundle.vehicle = try vehicle(table)
+        }
+        if let value = root["driver"] {
+            guard let tables = value.tableArrayValue else { throw ProvisioningTextError("'driver' must be [[driver]] tables") }
+            for table in tables { bundle.drivers.append(try driver(table)) }
+        }
+        var seen = Set<String>()
+        for driver in bundle.drivers where !seen.insert(driver.name.lowercased()).inserted {
+            throw ProvisioningTextError("driver '\(driver.name)' is in the bundle twice")
+        }
+        return bundle
+    }
+
+    private static func driver(_ table: TOMLTable) throws(ProvisioningTextError) -> Driver {
+        let where_ = "line \(table.line)"
+        for key in table.keys where !["name", "contact", "uuid", "tags", "beacons"].contains(key) {
+            throw ProvisioningTextError("line \(table.line(of: key) ?? table.line): unknown driver key '\(key)' (name, contact, uuid, tags, beacons)")
+        }
+        guard let name = table["name"]?.stringValue, !name.isEmpty else { throw ProvisioningTextError("\(where_): a driver needs a name") }
+        var driver = Driver(name: name, contact: table["contact"]?.stringValue)
+        if let text = table["uuid"]?.stringValue {
+            guard let uuid = UUID128(text) else { throw ProvisioningTextError("driver \(name): uuid '\(text)' is not 8-4-4-4-12 hex") }
+            driver.uuid = uuid
+        }
+        for value in table["tags"]?.arrayValue ?? [] {
+            guard let text = value.stringValue else { throw ProvisioningTextError("driver \(name): tags must be strings") }
+            driver.tags.append(try TagIdentity(provisioningText: text))
+        }
+        for value in table["beacons"]?.arrayValue ?? [] {
+            guard let text = value.stringValue else { throw ProvisioningTextError("driver \(name): beacons must be strings") }
+            do { driver.beacons.append(try BeaconIdentity(spec: text)) } catch { throw ProvisioningTextError("driver \(name): beacon '\(text)': \(error)") }
+        }
+        return driver
+    }
+
+    private static func vehicle(_ table: TOMLTable) throws(ProvisioningTextError) -> VehicleProfile {
+        func number(_ key: String) throws(ProvisioningTextError) -> Double {
+            guard let value = table[key] else { throw ProvisioningTextError("vehicle: '\(key)' is missing") }
+            if let double = value.floatValue { return double }
+            if let integer = value.integerValue { return Double(integer) }
+            throw ProvisioningTextError("vehicle: '\(key)' must be a number")
+        }
+        func text(_ key: String) throws(ProvisioningTextError) -> String {
+            guard let value = table[key]?.stringValue else { throw ProvisioningTextError("vehicle: '\(key)' must be a string") }
+            return value
+        }
+        let currency = try text("currency").uppercased()
+        let untracked = try text("untracked")
+        guard let policy = UntrackedPolicy(rawValue: untracked) else { throw ProvisioningTextError("vehicle: untracked must be owner or pro_rata") }
+        let profile = VehicleProfile(
+            name: try text("name"), ratedLitersPer100km: try number("l_per_100km"), massKilograms: try number("mass_kg"),
+            idleLitersPerHour: try number("idle_l_per_h"), fuelType: try text("fuel"), tankLiters: try number("tank_l"),
+            currency: currency, currencyMinorDigits: VehicleProfile.minorDigits(ofCurrency: currency) ?? -1,
+            units: try text("units"), untrackedPolicy: policy, fuelScale: 1)
+        if let problem = profile.problems.first { throw ProvisioningTextError("vehicle: \(problem)") }
+        return profile
+    }
+}

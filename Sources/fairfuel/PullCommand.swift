@@ -1,0 +1,88 @@
+import ArgumentParser
+import FairFuelCore
+import FairFuelEdges
+import FairFuelPull
+import FairFuelService
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct PullCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pull",
+        abstract: "Pull trips, tracks, splits and summaries from a dongle over USB.",
+        discussion: """
+            Writes trips.csv/json, splits.csv/json, summary.csv/json and tracks/trip-N.gpx into DIR.
+            Resumable: after an unplug, run the same command again; it continues after the last
+            complete trip and never writes one twice (state in DIR/.fairfuel-pull/).
+            The pairing secret is the one `fairfuel provision pairing-secret --generate` showed.
+            """)
+
+    @Option(help: "The dongle's USB serial port on this laptop.")
+    var port: String = "/dev/ttyACM0"
+    @Option(help: "Only trips that started on or after this date (YYYY-MM-DD or ISO 8601, UTC).")
+    var since: String?
+    @Option(help: "The directory to write into (created if missing).")
+    var out: String
+    @Option(name: .customLong("secret-file"), help: "A file holding the pairing secret.")
+    var secretFile: String?
+    @Option(help: "The pairing secret (visible to other users in the process list: prefer --secret-file).")
+    var secret: String?
+    @Option(help: "Baud rate (a USB CDC port ignores it).")
+    var baud: Int = 115_200
+    @Option(name: .customLong("answer-timeout-ms"), help: .hidden)
+    var answerTimeoutMs: Int64 = 2_000
+
+    func validate() throws {
+        guard (secret == nil) != (secretFile == nil) else { throw ValidationError("give exactly one of --secret and --secret-file") }
+    }
+
+    func run() throws {
+        do { try HMACSHA256.load() } catch { throw UserFacingError("\(error)") }
+        let pairing = try loadSecret()
+        var sinceMs: Int64?
+        if let since {
+            do { sinceMs = try ISO8601.rangeBound(since, endOfDay: false) } catch { throw ValidationError("--since: \(error)") }
+        }
+        let interactive = isatty(2) == 1
+        do {
+            let client = try PullClient(portPath: port, baud: baud)
+            client.answerTimeoutMs = answerTimeoutMs
+            let download = PullDownload(directory: out, sinceUTCMs: sinceMs)
+            var lastShown = -1
+            let report = try download.run(client: client, secret: pairing) { progress in
+                if interactive {
+                    let width = 30
+                    let total = max(progress.tripsTotal, 1)
+                    let filled = min(width, progress.tripsDone * width / total)
+                    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+                    StandardErrorLog.write(Array("\r[\(bar)] \(progress.tripsDone)/\(progress.tripsTotal) trips".utf8))
+                } else if progress.tripsDone != lastShown {
+                    lastShown = progress.tripsDone
+                    StandardErrorLog.write(Array("pulled \(progress.tripsDone)/\(progress.tripsTotal) trips\n".utf8))
+                }
+            }
+            if interactive { StandardErrorLog.write(Array("\n".utf8)) }
+            print("pulled \(report.tripsPulled) new trip(s); \(out) holds \(report.tripsInDirectory) trip(s)"
+                + (report.noiseFrames > 0 ? "; \(report.noiseFrames) frame(s) lost to line noise and fetched again" : ""))
+        } catch {
+            if interactive { StandardErrorLog.write(Array("\n".utf8)) }
+            throw UserFacingError("pull: \(error)")
+        }
+    }
+
+    func loadSecret() throws -> PairingSecret {
+        var text = secret ?? ""
+        if let secretFile {
+            switch TextFileReader.readAll(path: secretFile, maximumBytes: 4_096) {
+            case let .success(bytes): text = String(decoding: bytes, as: UTF8.self)
+            case let .failure(error): throw UserFacingError("cannot read the secret file: \(error)")
+            }
+        }
+        guard let parsed = PairingSecret(parsing: text) else {
+            throw UserFacingError("a pairing secret is 32 hex digits (dashes allowed), as `fairfuel provision pairing-secret --generate` showed it")
+        }
+        return parsed
+    }
+}

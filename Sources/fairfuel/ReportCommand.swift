@@ -1,0 +1,28 @@
+import ArgumentParser
+import FairFuelService
+import FairFuelStore
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write a month's self-contained HTML report: cost per driver, consumption trend, trips (no network, no script).")
+
+    @Option(help: "The HTML file to write.")
+    var html: String
+    @Option(help: "A calendar month, YYYY-MM (UTC); default: the month of the latest trip or refuel.")
+    var month: String?
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        let data = try FamilyData(try store.openReadOnly())
+        let month = try parseMonth(self.month) ?? data.latestMonth
+        let summary = data.summary(month)
+        let trips = data.trips.filter { trip in month.map { m in trip.startUTCMs.map(m.contains(utcMs:)) ?? false } ?? true }
+        let trend = data.fullFills.filter { period in month.map { period.toUTCMs < $0.endUTCMs } ?? true }
+        let page = HTMLReport.render(HTMLReport.Content(
+            vehicleName: data.vehicle.name, units: data.units, ratedLitersPer100km: data.vehicle.ratedLitersPer100km,
+            summary: summary, trips: trips, trend: trend))
+        try writeOutput(page, to: html)
+        print("report for \(month?.description ?? "all time") written to \(html): \(summary.drivers.count) driver(s), \(trips.count) trip(s)")
+    }
+}

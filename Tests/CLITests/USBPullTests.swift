@@ -1,0 +1,237 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `fairfuel usb-serve` and `fairfuel pull` as separate processes over a socat pseudo-terminal pair.
+@Suite(.serialized) struct USBPullTests {
+    /// A background process whose standard error is collected as it comes.
+    final class Background: @unchecked Sendable {
+        let process = Process()
+        private let lock = NSLock()
+        private var errorText = ""
+
+        init(_ executable: String, _ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            err.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self, !data.isEmpty else { return }
+                self.lock.lock()
+                self.errorText += String(decoding: data, as: UTF8.self)
+                self.lock.unlock()
+            }
+            try process.run()
+        }
+
+        var standardError: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return errorText
+        }
+
+        func kill(_ signal: Int32 = SIGKILL) {
+            guard process.isRunning else { return }
+            Foundation.kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+        }
+
+        deinit { kill() }
+    }
+
+    /// A socat pty pair: `dongle` for usb-serve, `laptop` for pull.
+    struct Link {
+        let socat: Background
+        let dongle: String
+        let laptop: String
+
+        init(directory: String) throws {
+            dongle = directory + "/ttyGS0"
+            laptop = directory + "/ttyACM0"
+            socat = try Background("/usr/bin/socat", ["-d", "-d", "pty,raw,echo=0,link=\(dongle)", "pty,raw,echo=0,link=\(laptop)"])
+            for _ in 0..<100 where !(FileManager.default.fileExists(atPath: dongle) && FileManager.default.fileExists(atPath: laptop)) {
+                usleep(20_000)
+            }
+        }
+    }
+
+    struct Fixture {
+        let directory: String
+        let db: String
+        let secret: String
+        let tripCount: Int
+    }
+
+    static func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    /// A store with two drivers' trips (the 20 s sample replayed `replays` times), a refuel and a pairing secret.
+    static func fixture(replays: Int) throws -> Fixture {
+        let directory = NSTemporaryDirectory() + "fairfuel-pull-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let db = directory + "/dongle.db"
+        let add = try FairFuelExecutable.run([
+            "provision", "driver", "add", "Alice", "--tag", "fairfuel://driver/3F2A1B4C-5D6E-4F70-8192-A3B4C5D6E7F8",
+            "--beacon", "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:0:0", "--db", db,
+        ])
+        #expect(add.exitCode == 0, "\(add.standardError)")
+        for _ in 0..<replays {
+            let replay = try FairFuelExecutable.run(["replay", PackagePaths.root + "/samples/drive-20s.ffcap", "--db", db])
+            #expect(replay.exitCode == 0, "\(replay.standardError)")
+        }
+        let refuel = try FairFuelExecutable.run(["refuel", "--at", "2026-11-20T09:00:00Z", "--liters", "40", "--cost", "72.50", "--db", db])
+        #expect(refuel.exitCode == 0, "\(refuel.standardError)")
+        let generated = try FairFuelExecutable.run(["provision", "pairing-secret", "--generate", "--db", db])
+        #expect(generated.exitCode == 0, "\(generated.standardError)")
+        let secret = generated.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(secret.count == 39, "32 hex digits in 8 groups of 4: \(secret)")
+        return Fixture(directory: directory, db: db, secret: secret, tripCount: try closedTrips(db).count)
+    }
+
+    /// The store's trips that are closed: an open one (the last replay's) is pulled once it closes.
+    static func closedTrips(_ db: String) throws -> [[String: Any]] {
+        let text = try FairFuelExecutable.run(["trips", "--json", "--db", db]).standardOutput
+        return (try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [[String: Any]]).filter { !($0["end_reason"] is NSNull) }
+    }
+
+    static func serve(_ fixture: Fixture, _ link: Link, extra: [String] = []) throws -> Background {
+        try Background(FairFuelExecutable.path, ["usb-serve", "--port", link.dongle, "--db", fixture.db] + extra)
+    }
+
+    static func pull(_ link: Link, out: String, secret: String, extra: [String] = []) throws -> CommandResult {
+        try FairFuelExecutable.run(["pull", "--port", link.laptop, "--out", out, "--secret", secret] + extra)
+    }
+
+    static func pulledTripIDs(_ out: String) throws -> [Int] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: out + "/trips.json"))
+        return (try JSONSerialization.jsonObject(with: data) as! [[String: Any]]).map { $0["id"] as! Int }
+    }
+
+    @Test func aFullPullWritesEveryTripTrackAndSplit() throws {
+        let fixture = try Self.fixture(replays: 3)
+        #expect(fixture.tripCount == 2, "three replays: the first two trips closed, the last one open")
+        let link = try Link(directory: fixture.directory)
+        let server = try Self.serve(fixture, link)
+        defer { server.kill(SIGTERM) }
+        let out = fixture.directory + "/pull"
+        let result = try Self.pull(link, out: out, secret: fixture.secret)
+        #expect(result.exitCode == 0, "\(result.standardError)\n\(server.standardError)")
+        #expect(result.standardOutput.contains("pulled 2 new trip(s)"))
+        #expect(result.standardError.contains("pulled 2/2 trips"), "plain progress lines when stderr is not a terminal")
+
+        let store = try Self.closedTrips(fixture.db)
+        let pulled = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/trips.json"))) as! [[String: Any]]
+        #expect(pulled.count == store.count)
+        for (a, b) in zip(store, pulled) {
+            for key in ["id", "driver", "start_utc", "end_utc", "end_reason", "duration_s", "harsh_accel", "harsh_brake"] {
+                #expect("\(a[key] ?? "nil")" == "\(b[key] ?? "nil")", "trip \(a["id"]!) \(key)")
+            }
+            #expect(abs((a["distance_km"] as! Double) - (b["distance_km"] as! Double)) < 0.001)
+            let gpx = try String(contentsOfFile: out + "/tracks/trip-\(a["id"]!).gpx", encoding: .utf8)
+            #expect(gpx.contains("<trkpt"), "trip \(a["id"]!) has a track")
+        }
+        let csv = try String(contentsOfFile: out + "/trips.csv", encoding: .utf8)
+        #expect(csv.split(separator: "\r\n").count == store.count + 1)
+        let splits = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/splits.json"))) as! [[String: Any]]
+        #expect(splits.reduce(0) { $0 + ($1["share_minor"] as! Int) } == 7250, "shares sum to the bill")
+
+        // The family view of this one car: Alice owes the whole bill.
+        let family = try FairFuelExecutable.run(["family", out, "--json"])
+        #expect(family.exitCode == 0, "\(family.standardError)")
+        let drivers = try JSONSerialization.jsonObject(with: Data(family.standardOutput.utf8)) as! [[String: Any]]
+        let alice = try #require(drivers.first { $0["driver"] as? String == "Alice" })
+        #expect(alice["trips"] as? Int == 2)
+        #expect(alice["driver_uuid"] as? String == "3f2a1b4c-5d6e-4f70-8192-a3b4c5d6e7f8")
+
+        // A second pull finds nothing new and duplicates nothing.
+        let again = try Self.pull(link, out: out, secret: fixture.secret)
+        #expect(again.exitCode == 0, "\(again.standardError)")
+        #expect(again.standardOutput.contains("pulled 0 new trip(s)"))
+        #expect(try Self.pulledTripIDs(out).count == store.count)
+    }
+
+    @Test func anInterruptedPullResumesWithoutDuplicates() throws {
+        let fixture = try Self.fixture(replays: 8)
+        let link = try Link(directory: fixture.directory)
+        let out = fixture.directory + "/pull"
+        // Slow pages so the server can be killed mid-stream.
+        let slow = try Self.serve(fixture, link, extra: ["--test-page-delay-ms", "150"])
+        let puller = try Background(FairFuelExecutable.path, [
+            "pull", "--port", link.laptop, "--out", out, "--secret", fixture.secret, "--answer-timeout-ms", "500",
+        ])
+        #expect(Self.waitUntil(20) { puller.standardError.contains("pulled 3/") }, "\(puller.standardError)")
+        slow.kill()  // the dongle goes away mid-pull
+        puller.process.waitUntilExit()
+        #expect(puller.process.terminationStatus != 0)
+        #expect(puller.standardError.contains("run the same pull again to resume"), "\(puller.standardError)")
+        let journal = try String(contentsOfFile: out + "/.fairfuel-pull/trips.tsv", encoding: .utf8)
+        let partial = journal.split(separator: "\n").count
+        #expect(partial >= 3 && partial < fixture.tripCount)
+
+        let server = try Self.serve(fixture, link)
+        defer { server.kill(SIGTERM) }
+        let resumed = try Self.pull(link, out: out, secret: fixture.secret)
+        #expect(resumed.exitCode == 0, "\(resumed.standardError)")
+        #expect(resumed.standardOutput.contains("pulled \(fixture.tripCount - partial) new trip(s)"), "\(resumed.standardOutput)")
+        let ids = try Self.pulledTripIDs(out)
+        #expect(ids.count == fixture.tripCount)
+        #expect(Set(ids).count == ids.count, "no trip twice")
+    }
+
+    @Test func aWrongSecretGetsNoDataAndLimitedTries() throws {
+        let fixture = try Self.fixture(replays: 1)
+        let link = try Link(directory: fixture.directory)
+        let server = try Self.serve(fixture, link)
+        defer { server.kill(SIGTERM) }
+        let out = fixture.directory + "/stranger"
+        let wrong = String(repeating: "0", count: 32)
+        var messages: [String] = []
+        for _ in 0..<3 {
+            let result = try Self.pull(link, out: out, secret: wrong)
+            #expect(result.exitCode != 0)
+            messages.append(result.standardError)
+        }
+        #expect(messages[0].contains("wrong secret"), "\(messages[0])")
+        #expect(messages[2].contains("refuses pairing for"), "the third failure locks: \(messages[2])")
+        // While locked even the right secret is refused: tries are limited, not just counted.
+        let locked = try Self.pull(link, out: out, secret: fixture.secret)
+        #expect(locked.exitCode != 0)
+        #expect(locked.standardError.contains("refuses pairing"), "\(locked.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/trips.json"))
+        #expect(!FileManager.default.fileExists(atPath: out), "a refused pull writes nothing")
+        #expect(server.standardError.contains("pairing failed (3 in a row), locked for"))
+        // After the lock the right secret works.
+        usleep(2_200_000)
+        let right = try Self.pull(link, out: out, secret: fixture.secret)
+        #expect(right.exitCode == 0, "\(right.standardError)")
+    }
+
+    @Test func garbageOnTheLineIsCountedAndTheServerStillServes() throws {
+        let fixture = try Self.fixture(replays: 2)
+        let link = try Link(directory: fixture.directory)
+        let server = try Self.serve(fixture, link)
+        defer { server.kill(SIGTERM) }
+        #expect(Self.waitUntil(5) { server.standardError.contains("serving on") })
+        // Noise from the laptop's side: a bad frame, a CRC error and an oversize run.
+        let handle = try #require(FileHandle(forWritingAtPath: link.laptop))
+        var noise: [UInt8] = [0x13, 0x37, 0x00, 0x05, 0x01, 0xC2, 0x01, 0x00, 0x77, 0x00]
+        noise += [UInt8](repeating: 0x41, count: 400) + [0x00]
+        handle.write(Data(noise))
+        try handle.close()
+        #expect(Self.waitUntil(5) { server.standardError.contains("line noise") }, "\(server.standardError)")
+        let out = fixture.directory + "/pull"
+        let result = try Self.pull(link, out: out, secret: fixture.secret)
+        #expect(result.exitCode == 0, "\(result.standardError)\n\(server.standardError)")
+        #expect(fixture.tripCount == 1)
+        #expect(try Self.pulledTripIDs(out).count == fixture.tripCount)
+        #expect(server.standardError.contains("3 so far"), "\(server.standardError)")
+    }
+}

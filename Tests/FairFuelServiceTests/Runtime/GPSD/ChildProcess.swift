@@ -1,0 +1,1 @@
+../../../FairFuelEdgesTests/GPSD/ChildProcess.swift

@@ -1,0 +1,1 @@
+../../../FairFuelEdgesTests/GPSD/GPSDHarness.swift

@@ -1,0 +1,65 @@
+import FairFuelService
+import Foundation
+import Testing
+
+/// `fairfuel family`: two cars' pulls become one line per person.
+@Suite struct FamilyViewTests {
+    /// A pull directory's state files, as `fairfuel pull` leaves them.
+    static func pull(vehicle: String, drivers: [String], trips: [String], splits: [String]) throws -> String {
+        let directory = NSTemporaryDirectory() + "fairfuel-family-\(UUID().uuidString)"
+        let state = directory + "/.fairfuel-pull"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        func write(_ name: String, _ lines: [String]) throws {
+            try lines.map { $0 + "\n" }.joined().write(toFile: state + "/" + name, atomically: true, encoding: .utf8)
+        }
+        try write("vehicle.tsv", [vehicle])
+        try write("drivers.tsv", drivers)
+        try write("trips.tsv", trips)
+        try write("splits.tsv", splits)
+        return directory
+    }
+
+    static func trip(_ id: Int, driverID: String, name: String, meters: Double, liters: Double) -> String {
+        ["\(id)", driverID, name, "1763625600000", "1763627400000", "departed", "\(meters)", "1800000", "1500000", "300000",
+         "20.5", "1", "0", "\(liters)", "", ""].joined(separator: "\t")
+    }
+
+    @Test func driversMatchByUUIDThenByNameAndOweAcrossCars() throws {
+        let uuid = "3f2a1b4c-5d6e-4f70-8192-a3b4c5d6e7f8"
+        let golf = try Self.pull(
+            vehicle: "Golf\tEUR\t2\tmetric\tpetrol",
+            drivers: ["1\tAlice\t\(uuid)", "2\tBob\t"],
+            trips: [Self.trip(1, driverID: "1", name: "Alice", meters: 10_000, liters: 0.7),
+                    Self.trip(2, driverID: "2", name: "Bob", meters: 5_000, liters: 0.4)],
+            splits: ["1\t1763630000000\t40\t7250\t1\t1\tAlice\t26\t4713", "1\t1763630000000\t40\t7250\t1\t2\tBob\t14\t2537"])
+        // The second car calls her "Ali" but knows her driver URI; Bob is matched by name, any case.
+        let van = try Self.pull(
+            vehicle: "Van\tEUR\t2\tmetric\tdiesel",
+            drivers: ["4\tAli\t\(uuid)", "5\tbob\t"],
+            trips: [Self.trip(9, driverID: "4", name: "Ali", meters: 20_000, liters: 1.5),
+                    Self.trip(10, driverID: "5", name: "bob", meters: 1_000, liters: 0.1)],
+            splits: ["3\t1763640000000\t30\t5400\t1\t4\tAli\t30\t5400"])
+        let view = try FamilyView.load(directories: [golf, van])
+        #expect(view.cars == ["Golf", "Van"])
+        #expect(view.drivers.count == 2)
+        let alice = try #require(view.drivers.first { $0.uuid == uuid })
+        #expect(alice.name == "Alice")
+        #expect(alice.cars == ["Golf", "Van"])
+        #expect(alice.trips == 2)
+        #expect(abs(alice.distanceMeters - 30_000) < 0.001)
+        #expect(alice.owes.map(\.amount) == [4713 + 5400])
+        let bob = try #require(view.drivers.first { $0.name == "Bob" })
+        #expect(bob.trips == 2 && bob.owes.map(\.amount) == [2537])
+        #expect(view.table.contains("101.13 EUR"))
+        #expect(view.json.contains("\"driver_uuid\":\"\(uuid)\""))
+    }
+
+    @Test func aDirectoryWithoutAPullIsAClearError() {
+        #expect(throws: (any Error).self) { try FamilyView.load(directories: [NSTemporaryDirectory() + "no-such-pull"]) }
+        do {
+            _ = try FamilyView.load(directories: [NSTemporaryDirectory() + "no-such-pull"])
+        } catch {
+            #expect("\(error)".contains("holds no pull"))
+        }
+    }
+}
