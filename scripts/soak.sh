@@ -6,6 +6,7 @@
 # frames, trip points) and a summary. Results and how to read them: docs/soak.md.
 #
 #   scripts/soak.sh [HOURS]            # default 24; SEED=N picks another day
+#   WARMUP_HOURS=24 scripts/soak.sh 72 # memory growth of days 2 and 3, after the store's cache is full
 #   FAIRFUEL_BIN=path scripts/soak.sh  # use a binary already built (no build step)
 #   BUILD_FLAGS="-Xswiftc -cross-module-optimization" SCRATCH=.build-cmo scripts/soak.sh
 #                                      # the build docs/soak.md compares with the dongle's
@@ -14,7 +15,8 @@ cd "$(dirname "$0")/.."
 
 hours=${1:-24}
 seed=${SEED:-1}
-# Hours whose every minute is driving in the standard day (the long drive, 13:00 to 15:00).
+# Hours whose every minute is driving in the standard day (the long drive, 13:00 to 15:00),
+# as the capture hour at their end; every simulated day has them.
 driving_hours_pure="14 15"
 warmup_hours=${WARMUP_HOURS:-2}
 
@@ -64,7 +66,7 @@ awk -v warmup="$warmup_hours" -v pure="$driving_hours_pure" -v elapsed="$elapsed
     delta = cpu - lastCPU; lastCPU = cpu
     printf "%6.2f %9.3f %9.3f %9d %10d %8d%s\n", h, cpu, delta, rss, field("frames"), field("points"), ($1 == "progress-end" ? "  (end)" : "")
     if ($1 == "progress" && h == int(h)) {
-      if (isPure[h]) { pureCPU += delta; pureN++ }
+      if (isPure[h % 24]) { pureCPU += delta; pureN++ }
       if (h > warmup) {
         if (firstRSS == "") firstRSS = rss
         lastRSS = rss

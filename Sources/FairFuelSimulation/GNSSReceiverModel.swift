@@ -15,6 +15,9 @@ struct GNSSReceiverModel: Sendable {
     var errorEast = 0.0
     var errorNorth = 0.0
     var errorUp = 0.0
+    /// Speed error of a moving receiver: its navigation filter makes it vary over about a
+    /// second, not epoch to epoch, so that 10 Hz speeds do not jitter by whole m/s².
+    var speedError = 0.0
     var satellites = 9
     var lastEpochMs: Int64?
     var lastCourse = 0.0
@@ -40,6 +43,8 @@ struct GNSSReceiverModel: Sendable {
         errorEast = rho * errorEast + scale * random.gaussian()
         errorNorth = rho * errorNorth + scale * random.gaussian()
         errorUp = rho * errorUp + 1.6 * scale * random.gaussian()
+        let speedRho = exp(-max(dt, 0.05) / 1.0)
+        speedError = speedRho * speedError + 0.06 * (1 - speedRho * speedRho).squareRoot() * random.gaussian()
         if random.chance(dt / 40) { satellites = min(14, max(6, satellites + (random.chance(0.5) ? 1 : -1))) }
 
         let t = settings.talker
@@ -63,7 +68,7 @@ struct GNSSReceiverModel: Sendable {
             let position = plane.point(east: errorEast, north: errorNorth)
             let moving = state.speedMetersPerSecond > 0.5
             let speed = moving
-                ? max(0, state.speedMetersPerSecond + 0.06 * random.gaussian())
+                ? max(0, state.speedMetersPerSecond + speedError)
                 : abs(0.04 * random.gaussian())
             if moving { lastCourse = state.courseDegrees }
             var course = lastCourse + (moving ? 0.6 : 3) * random.gaussian()

@@ -32,6 +32,18 @@ struct RouteGenerator {
     }
 
     static let nodeSpacing = 5.0
+    /// Braking for a stop or a corner, m/s²: a normal driver's, clear of the harsh threshold
+    /// even with 10 Hz speed noise.
+    static let normalDeceleration = 1.7
+    /// Late braking for a light, m/s² (harsh).
+    static let hardDeceleration = 3.6
+    /// A hard start from a light, m/s² (harsh; a car's 0-50 km/h in about 5 s).
+    static let hardAcceleration = 2.9
+    /// Chances per stop (and per start): about one harsh event per 10 urban km, both kinds.
+    static let lateBrakingChance = 0.02
+    static let hardStartChance = 0.03
+    /// How far (nodes, 150 m) a hard start or a late braking lasts: enough to reach town speed.
+    static let hardReachNodes = 30
 
     /// The drive, starting at simulated time 0.
     static func generate(_ request: Request) -> DriveTrack {
@@ -75,14 +87,16 @@ struct RouteGenerator {
             let cornerSpeed: Double? =
                 turn >= 60 ? 5.5 : turn >= 30 ? 9 : turn >= 12 ? (cruise(request.kind, s: cumulative[vertex], length: length) > 26 ? 22 : 15) : nil
             let node = min(nodeCount - 1, Int((cumulative[vertex] / spacing).rounded()))
-            if let cornerSpeed {
-                for near in max(0, node - 2)...min(nodeCount - 1, node + 2) { limit[near] = min(limit[near], cornerSpeed) }
-            }
             if isUrban(request.kind, s: cumulative[vertex], length: length), turn >= 45, random.chance(0.35),
                 node > 4, node < nodeCount - 5
             {
                 dwell[node] = Int64(random.uniform(8, 45) * 1000)
                 lastLightS = cumulative[vertex]
+            }
+            // A car that stops at the corner's light needs no corner speed on the way in; with one,
+            // a stop would be two brakings (to corner speed, then to rest).
+            if let cornerSpeed, dwell[node] == 0 {
+                for near in max(0, node - 2)...min(nodeCount - 1, node + 2) { limit[near] = min(limit[near], cornerSpeed) }
             }
         }
         // Lights on long straight urban stretches.
@@ -115,15 +129,25 @@ struct RouteGenerator {
         limit[0] = 0
         limit[nodeCount - 1] = 0
 
-        // Acceleration limits, forward then backward.
-        let acceleration = accelerationLimit(request.kind)
-        let deceleration = 2.3
+        // Acceleration limits per node: a driver's usual ones stay under the domain's harsh
+        // threshold (2.2 m/s², MotionThresholds), as a normal driver's do; now and then a
+        // light is met with late braking or left with a hard start, so both harsh kinds occur.
+        var acceleration = [Double](repeating: accelerationLimit(request.kind), count: nodeCount)
+        var deceleration = [Double](repeating: normalDeceleration, count: nodeCount)
+        for node in 0..<nodeCount where dwell[node] > 0 || node == 0 {
+            if random.chance(hardStartChance) {
+                for ahead in node..<min(nodeCount, node + hardReachNodes) { acceleration[ahead] = hardAcceleration }
+            }
+            if node > 0, random.chance(lateBrakingChance) {
+                for before in max(0, node - hardReachNodes)..<node { deceleration[before] = hardDeceleration }
+            }
+        }
         var speed = limit
         for node in 1..<nodeCount {
-            speed[node] = min(speed[node], (speed[node - 1] * speed[node - 1] + 2 * acceleration * spacing).squareRoot())
+            speed[node] = min(speed[node], (speed[node - 1] * speed[node - 1] + 2 * acceleration[node - 1] * spacing).squareRoot())
         }
         for node in stride(from: nodeCount - 2, through: 0, by: -1) {
-            speed[node] = min(speed[node], (speed[node + 1] * speed[node + 1] + 2 * deceleration * spacing).squareRoot())
+            speed[node] = min(speed[node], (speed[node + 1] * speed[node + 1] + 2 * deceleration[node] * spacing).squareRoot())
         }
 
         // Arrival and departure time of each node, in milliseconds.
@@ -132,7 +156,7 @@ struct RouteGenerator {
         departure[0] = Double(dwell[0])
         for node in 1..<nodeCount {
             let average = (speed[node - 1] + speed[node]) / 2
-            let seconds = average < 0.3 ? (2 * spacing / acceleration).squareRoot() : spacing / average
+            let seconds = average < 0.3 ? (2 * spacing / acceleration[node - 1]).squareRoot() : spacing / average
             arrival[node] = departure[node - 1] + seconds * 1000
             departure[node] = arrival[node] + Double(dwell[node])
         }

@@ -32,15 +32,21 @@ public struct StoreConfiguration: Sendable {
     public var vfs: StoreVFS
     /// How long a writer waits for a lock before giving up, in milliseconds.
     public var busyTimeoutMs: Int32
+    /// Most memory SQLite's page cache may hold, in KiB; nil: SQLite's default (2000 KiB).
+    ///
+    /// The cache keeps the pages a connection touched and grows with the file up to this, so it
+    /// is the store's share of resident memory; board profiles set it (`[store] page_cache_kib`).
+    public var pageCacheKiB: Int?
     /// Where the store reports what it did on its own (recovery, disk full, pruning).
     public var log: (@Sendable (StoreLogLevel, String) -> Void)?
 
     public init(retention: RetentionPolicy = RetentionPolicy(), durability: StoreDurability = .syncEveryCommit, vfs: StoreVFS = .system,
-                busyTimeoutMs: Int32 = 5_000, log: (@Sendable (StoreLogLevel, String) -> Void)? = nil) {
+                busyTimeoutMs: Int32 = 5_000, pageCacheKiB: Int? = nil, log: (@Sendable (StoreLogLevel, String) -> Void)? = nil) {
         self.retention = retention
         self.durability = durability
         self.vfs = vfs
         self.busyTimeoutMs = busyTimeoutMs
+        self.pageCacheKiB = pageCacheKiB
         self.log = log
     }
 }

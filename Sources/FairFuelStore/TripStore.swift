@@ -52,6 +52,7 @@ public final class TripStore {
             connection = try SQLiteConnection(path: path, mode: readOnly ? .readOnly : .readWrite, vfs: vfsName)
             connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMs)
             try connection.execute("PRAGMA foreign_keys = ON")
+            if let kib = configuration.pageCacheKiB { try Self.limitPageCache(connection, kib: kib) }
             if !readOnly {
                 if try connection.pragmaInt("page_count") == 0 {
                     // Must precede the first table; older files get it from a migration.
@@ -80,6 +81,26 @@ public final class TripStore {
             try Migrator(StoreSchema.migrations).migrate(connection)
             restoreDiskReserve()
         }
+    }
+
+    /// Caps SQLite's page cache of this connection at `kib` KiB (at least 64); pages beyond it are
+    /// dropped least recently used first and read again from the file (or the kernel's cache).
+    public func limitPageCache(kib: Int) throws(StoreError) {
+        do { try Self.limitPageCache(connection, kib: kib) } catch { throw .sqlite(error) }
+    }
+
+    /// The page cache's cap in KiB as SQLite holds it (`PRAGMA cache_size`, converted from pages when positive).
+    public func pageCacheLimitKiB() throws(StoreError) -> Int {
+        try wrap { () throws(SQLiteError) -> Int in
+            let size = try connection.pragmaInt("cache_size")
+            guard size > 0 else { return Int(-size) }
+            return Int(size * max(512, try connection.pragmaInt("page_size")) / 1024)
+        }
+    }
+
+    private static func limitPageCache(_ connection: SQLiteConnection, kib: Int) throws(SQLiteError) {
+        // A negative cache_size is a budget in KiB, whatever the page size.
+        try connection.execute("PRAGMA cache_size = -\(max(64, kib))")
     }
 
     /// Runs `body` in one transaction; with `durable`, the commit is synced to disk before returning

@@ -81,6 +81,16 @@ struct SimCommand: ParsableCommand {
                 fflush(nil)
             }
         }
+        // Before the link exists, so that a signal never leaves it behind. A parent (a test
+        // runner, a service's helper thread) may have blocked these signals and the child
+        // inherits its mask: unblock them, or the handler never runs and the scenario plays on.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        signal(SIGINT) { _ in simInterrupted.store(true, ordering: .relaxed) }
+        signal(SIGTERM) { _ in simInterrupted.store(true, ordering: .relaxed) }
         let mcu: VirtualMCU
         let path: String
         do {
@@ -89,8 +99,6 @@ struct SimCommand: ParsableCommand {
         } catch {
             throw UserFacingError(error.description)
         }
-        signal(SIGINT) { _ in simInterrupted.store(true, ordering: .relaxed) }
-        signal(SIGTERM) { _ in simInterrupted.store(true, ordering: .relaxed) }
         print("virtual MCU '\(parsed.title)' on \(mcu.devicePath ?? path)")
         print("open \(path)" + (options.waitForHost ? " (simulated time starts when it is opened)" : ""))
         fflush(nil)
@@ -99,8 +107,11 @@ struct SimCommand: ParsableCommand {
         do {
             report = try mcu.run(until: limit)
         } catch {
+            mcu.close()
             throw UserFacingError(error.description)
         }
+        // The host sees the hang-up and the link is gone before the summary says we stopped.
+        mcu.close()
         let s = report.statistics
         print("stopped at \(plan.localText(report.simulatedMs)) (\(report.reason)): \(s.framesSent) frames, \(s.bytesSent) bytes, "
             + "\(s.framesDropped) dropped, \(s.framesCorrupted) corrupted, \(s.garbageBursts) garbage bursts, \(s.acksSent) ACKs, "

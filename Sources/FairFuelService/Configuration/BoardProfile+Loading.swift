@@ -64,6 +64,11 @@ extension BoardProfile: TOMLProfile {
                 "it must be at most half of board.storage_bytes (\(board.storageBytes / 2)); "
                     + "the system, its logs and SQLite's temporary files need the rest")
         }
+        if Int64(store.pageCacheKiB) << 10 > Int64(service.memoryTargetBytes) / 4 {
+            throw fail(
+                "store.page_cache_kib", "service.memory_target_bytes", String(store.pageCacheKiB),
+                "it must be at most a quarter of service.memory_target_bytes (\(service.memoryTargetBytes / 4 / 1024) KiB)")
+        }
         if Int64(service.memoryTargetBytes) >= Int64(board.ramMB) << 20 {
             throw fail(
                 "service.memory_target_bytes", "board.ram_mb", String(service.memoryTargetBytes),
@@ -132,6 +137,7 @@ extension BoardProfile: TOMLProfile {
                 .integer("disk_budget_bytes", \.store.diskBudgetBytes, 16_777_216...(1 << 50), "bytes"),
                 .integer("trip_point_max_age_days", \.store.tripPointMaxAgeDays, 1...36_500, "days"),
                 .integer("event_log_max_rows", \.store.eventLogMaxRows, 100...10_000_000, "rows"),
+                .integer("page_cache_kib", \.store.pageCacheKiB, 64...1_048_576, "KiB"),
             ]),
         .init(
             "control",

@@ -36,7 +36,8 @@ extension BoardProfile {
             tripPointKeepHz: 1,
             diskBudgetBytes: 2_147_483_648,
             tripPointMaxAgeDays: 400,
-            eventLogMaxRows: 20_000),
+            eventLogMaxRows: 20_000,
+            pageCacheKiB: 256),
         control: Control(
             socketPath: "/run/fairfuel/control.sock",
             group: "fairfuel",

@@ -90,6 +90,8 @@ public struct BoardProfile: Sendable, Equatable {
         public var tripPointMaxAgeDays: Int
         /// Rows kept in the event log; the oldest go first.
         public var eventLogMaxRows: Int
+        /// Most memory SQLite's page cache may hold, in KiB (`PRAGMA cache_size = -N`).
+        public var pageCacheKiB: Int
     }
 
     /// `[control]`: the local control socket used by the `fairfuel` CLI.

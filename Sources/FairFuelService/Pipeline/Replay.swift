@@ -49,6 +49,8 @@ public struct Replay {
     public var flushPolicy: TripPointFlushPolicy
 
     public var nmea: NMEAConfiguration
+    /// The store's page cache budget in KiB, applied to `store` when the replay starts, as the service opens its own.
+    public var pageCacheKiB: Int
     /// Snapshots while replaying; nil: none.
     public var progress: ReplayProgress?
 
@@ -59,6 +61,7 @@ public struct Replay {
         configuration = board.monitorConfiguration
         flushPolicy = board.flushPolicy
         nmea = board.nmeaConfiguration
+        pageCacheKiB = board.store.pageCacheKiB
     }
 
     /// Replays the capture file (or standard input), streaming it with constant memory.
@@ -74,6 +77,7 @@ public struct Replay {
     public func run(
         note: String, reads: (_ feed: (_ timeMs: UInt64, _ bytes: ArraySlice<UInt8>) -> Void) throws -> Void
     ) throws -> ReplayReport {
+        try store.limitPageCache(kib: pageCacheKiB)
         let endedAtStartup = try store.endSessionsLeftOpen()
         let run = try store.beginRun(note: note)
         let directory = try store.directory()

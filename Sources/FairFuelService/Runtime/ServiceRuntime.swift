@@ -81,6 +81,7 @@ public final class ServiceRuntime {
         configuration.retention = RetentionPolicy(
             diskBudgetBytes: options.board.store.diskBudgetBytes, tripPointMaxAgeDays: options.board.store.tripPointMaxAgeDays,
             eventLogMaxRows: options.board.store.eventLogMaxRows)
+        configuration.pageCacheKiB = options.board.store.pageCacheKiB
         configuration.log = { level, message in
             switch level {
             case .error: logger.error(message)

@@ -70,6 +70,14 @@ struct BoardProfileTests {
         #expect(profile == expected)
     }
 
+    @Test("store.page_cache_kib is read in KiB; the shipped profiles size it from their RAM")
+    func pageCacheKiB() throws {
+        #expect(try BoardProfile.load(text: "[store]\npage_cache_kib = 1_024\n").store.pageCacheKiB == 1024)
+        #expect(try BoardProfile.load(text: "[store]\npage_cache_kib = 64\n").store.pageCacheKiB == 64)
+        #expect(BoardProfile.piZero2W.store.pageCacheKiB == 256)
+        #expect(try BoardProfile.load(path: BoardFiles.path("pi-4.toml")).store.pageCacheKiB == 2048)
+    }
+
     @Test("values are typed from TOML: hex ids, octal modes, underscores, booleans and choices")
     func typedValues() throws {
         let profile = try BoardProfile.load(
@@ -185,6 +193,9 @@ struct BoardProfileTests {
         #expect(throws: ProfileError.wrongType(line: 2, key: "ble.rssi_window_samples", expected: "integer", found: "float")) {
             try BoardProfile.load(text: "[ble]\nrssi_window_samples = 8.0")
         }
+        #expect(throws: ProfileError.wrongType(line: 2, key: "store.page_cache_kib", expected: "integer", found: "string")) {
+            try BoardProfile.load(text: "[store]\npage_cache_kib = \"256K\"")
+        }
     }
 
     // MARK: - Range validation
@@ -237,6 +248,14 @@ struct BoardProfileTests {
         RangeCase(text: "[store]\ntrip_point_max_age_days = 0", key: "store.trip_point_max_age_days", line: 2, says: "days"),
         RangeCase(text: "[store]\nevent_log_max_rows = 10", key: "store.event_log_max_rows", line: 2, says: "100...10000000"),
         RangeCase(text: "[store]\npath = \"fairfuel.db\"", key: "store.path", line: 2, says: "absolute path"),
+        RangeCase(text: "[store]\npage_cache_kib = 32", key: "store.page_cache_kib", line: 2, says: "64...1048576"),
+        RangeCase(text: "[store]\npage_cache_kib = -256", key: "store.page_cache_kib", line: 2, says: "64...1048576"),
+        RangeCase(
+            text: "[store]\npage_cache_kib = 8192", key: "store.page_cache_kib", line: 2,
+            says: "at most a quarter of service.memory_target_bytes (4096 KiB)"),
+        RangeCase(
+            text: "[service]\nmemory_target_bytes = 4_194_304\n[store]\npage_cache_kib = 2048", key: "store.page_cache_kib",
+            line: 4, says: "(1024 KiB)"),
         RangeCase(text: "[control]\ngroup = \"Fair Fuel\"", key: "control.group", line: 2, says: "group name"),
         RangeCase(text: "[control]\nsocket_mode = 0o1777", key: "control.socket_mode", line: 2, says: "0o660"),
         RangeCase(text: "[control]\nmax_clients = 0", key: "control.max_clients", line: 2, says: "1...64"),

@@ -76,12 +76,10 @@ struct SoakReplayTests {
         #expect(snapshots.last?.0.isFinal == true)
         #expect(snapshots.map(\.0.frames) == snapshots.map(\.0.frames).sorted())
         #expect(snapshots.last?.0.frames == report.link.frames)
-        // Loose: the test process holds Foundation and the test runner; growth between the
-        // later checkpoints must stay far below what a replay buffering its input would take
-        // (the ten minutes are about 6 MB of capture text).
-        if let middle = snapshots[1].1.residentKiB, let end = snapshots.last?.1.residentKiB {
-            #expect(end - middle < 3_072, "resident memory grew \(end - middle) KiB from minute 5 to 10")
-        }
+        // Resident memory is not asserted here: tests run in parallel in this process, so its
+        // RSS says more about them than about the replay. scripts/soak.sh measures a replay
+        // process on its own (docs/soak.md); here the snapshots must at least carry a reading.
+        #expect(snapshots.allSatisfy { $0.1.residentKiB ?? 0 > 0 })
     }
 
     @Test("an in-process replay of the soak reads matches the piped one")
