@@ -1,5 +1,6 @@
 import FairFuelCore
 import FairFuelLink
+import FairFuelParsers
 
 #if canImport(Glibc)
 import Glibc
@@ -274,7 +275,8 @@ public struct SoakTraffic {
         let msOfDay = clock % 86_400_000
         if day != civilDay {
             civilDay = day
-            civilDate = Self.civil(daysSinceEpoch: Self.days(year: options.startYear, month: options.startMonth, day: options.startDay) + day)
+            let date = UTCDate(daysSinceEpoch: startDaysSinceEpoch + Int64(day))
+            civilDate = (date.year, date.month, date.day)
         }
         let withSummary = time % 1_000 == 200 % 1_000
         let mcuTime = uptime(time)
@@ -412,26 +414,11 @@ public struct SoakTraffic {
 
     private mutating func supply() -> UInt16 { UInt16((ignition ? 13_900 : 12_550) + Int(random.next() % 120)) }
 
-    // MARK: civil dates (proleptic Gregorian, days since 1970-01-01)
-
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func civil(daysSinceEpoch: Int) -> (year: Int, month: Int, day: Int) {
-        let z = daysSinceEpoch + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    /// The first simulated day, days since 1970-01-01 (the parsers' calendar arithmetic).
+    var startDaysSinceEpoch: Int64 {
+        guard let date = UTCDate(year: options.startYear, month: options.startMonth, day: options.startDay) else {
+            preconditionFailure("soak start date \(options.startYear)-\(options.startMonth)-\(options.startDay) does not exist")
+        }
+        return date.daysSinceEpoch
     }
 }

@@ -29,22 +29,12 @@ extension TripStore {
         try wrap { () throws(SQLiteError) in
             try connection.query(
                 """
-                SELECT id, driver_id, driver_name, start_utc_ms, end_utc_ms, end_reason, stopped_utc_ms, driver_left_utc_ms,
-                       distance_m, duration_ms, moving_ms, idle_ms, max_speed_mps, harsh_accel, harsh_brake, fuel_l
-                FROM sessions
+                \(StoredSession.selectColumns)
                 WHERE id > ?1 AND end_reason IS NOT NULL AND (?2 IS NULL OR start_utc_ms >= ?2)
                 ORDER BY id LIMIT ?3
                 """,
                 .integer(afterID), .optional(sinceUTCMs), .integer(Int64(limit))
-            ) { row in
-                StoredSession(
-                    id: SessionID(row.int64(0)), driver: row.optionalInt64(1).map(DriverID.init), driverName: row.text(2) ?? "",
-                    startUTCMs: row.optionalInt64(3), endUTCMs: row.optionalInt64(4),
-                    endReason: row.text(5).flatMap(SessionEndReason.init(rawValue:)), stoppedUTCMs: row.optionalInt64(6),
-                    driverLeftUTCMs: row.optionalInt64(7), distanceMeters: row.double(8), durationMs: row.int64(9),
-                    movingMs: row.int64(10), idleMs: row.int64(11), maximumSpeedMetersPerSecond: row.double(12),
-                    harshAccelerations: row.int(13), harshBrakings: row.int(14), fuelLiters: row.double(15))
-            }
+            ) { row in StoredSession(row: row) }
         }
     }
 }

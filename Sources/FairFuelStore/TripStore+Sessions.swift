@@ -172,22 +172,12 @@ extension TripStore {
         var sessions = try wrap { () throws(SQLiteError) in
             try connection.query(
                 """
-                SELECT id, driver_id, driver_name, start_utc_ms, end_utc_ms, end_reason, stopped_utc_ms, driver_left_utc_ms,
-                       distance_m, duration_ms, moving_ms, idle_ms, max_speed_mps, harsh_accel, harsh_brake, fuel_l
-                FROM sessions
+                \(StoredSession.selectColumns)
                 WHERE (?1 IS NULL OR driver_id = ?1) AND (?2 IS NULL OR start_utc_ms >= ?2) AND (?3 IS NULL OR start_utc_ms < ?3)
                 ORDER BY COALESCE(start_utc_ms, 0), id
                 """,
                 .optional(driver?.rawValue), .optional(sinceUTCMs), .optional(untilUTCMs)
-            ) { row in
-                StoredSession(
-                    id: SessionID(row.int64(0)), driver: row.optionalInt64(1).map(DriverID.init), driverName: row.text(2) ?? "",
-                    startUTCMs: row.optionalInt64(3), endUTCMs: row.optionalInt64(4),
-                    endReason: row.text(5).flatMap(SessionEndReason.init(rawValue:)), stoppedUTCMs: row.optionalInt64(6),
-                    driverLeftUTCMs: row.optionalInt64(7), distanceMeters: row.double(8), durationMs: row.int64(9),
-                    movingMs: row.int64(10), idleMs: row.int64(11), maximumSpeedMetersPerSecond: row.double(12),
-                    harshAccelerations: row.int(13), harshBrakings: row.int(14), fuelLiters: row.double(15))
-            }
+            ) { row in StoredSession(row: row) }
         }
         for index in sessions.indices where sessions[index].endReason == nil {
             guard let last = try TrackChunkStorage.lastPoint(of: sessions[index].id, connection: connection) else { continue }
@@ -201,5 +191,24 @@ extension TripStore {
     /// Every stored point of `session`, in time order (after retention: what it kept).
     public func tripPoints(session: SessionID) throws(StoreError) -> [StoredTripPoint] {
         try TrackChunkStorage.points(of: session, connection: connection)
+    }
+}
+
+extension StoredSession {
+    /// The columns `init(row:)` reads, in its order: one list for every session query.
+    static let selectColumns = """
+        SELECT id, driver_id, driver_name, start_utc_ms, end_utc_ms, end_reason, stopped_utc_ms, driver_left_utc_ms,
+               distance_m, duration_ms, moving_ms, idle_ms, max_speed_mps, harsh_accel, harsh_brake, fuel_l
+        FROM sessions
+        """
+
+    init(row: SQLiteStatement) {
+        self.init(
+            id: SessionID(row.int64(0)), driver: row.optionalInt64(1).map(DriverID.init), driverName: row.text(2) ?? "",
+            startUTCMs: row.optionalInt64(3), endUTCMs: row.optionalInt64(4),
+            endReason: row.text(5).flatMap(SessionEndReason.init(rawValue:)), stoppedUTCMs: row.optionalInt64(6),
+            driverLeftUTCMs: row.optionalInt64(7), distanceMeters: row.double(8), durationMs: row.int64(9),
+            movingMs: row.int64(10), idleMs: row.int64(11), maximumSpeedMetersPerSecond: row.double(12),
+            harshAccelerations: row.int(13), harshBrakings: row.int(14), fuelLiters: row.double(15))
     }
 }
