@@ -73,6 +73,8 @@ import Testing
         let gps = try GPSDHarness()
         defer { gps.shutDown() }
         gps.stopGPSD()
+        // The premise: nothing listens on gpsd's port when the service starts.
+        try #require(Self.waitUntilNothingListens(port: gps.port), "gpsd still listens on \(gps.port) after stopping")
         let harness = try ServiceRuntimeTests.Harness()
         var board = BoardProfile.piZero2W
         board.gnss.source = .gpsd
@@ -95,5 +97,25 @@ import Testing
         }
         #expect(json["gpsd"] as? String == "connected", "\(json); \(gps.logs)")
         #expect((json["gpsd_fixes"] as? Int ?? 0) >= 2)
+    }
+
+    /// Whether connecting to 127.0.0.1:`port` is refused within 3 s.
+    static func waitUntilNothingListens(port: Int) -> Bool {
+        let deadline = Date().addingTimeInterval(3)
+        while Date() < deadline {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { return false }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            close(descriptor)
+            if result != 0 { return true }
+            usleep(50_000)
+        }
+        return false
     }
 }
