@@ -165,8 +165,7 @@ public struct CaptureParser: Sendable {
             throw .timeWentBackwards(line: lineNumber, previousMs: lastTimeMs, timeMs: time)
         }
         let hexField = line[fields.2]
-        bytes.removeAll(keepingCapacity: true)
-        guard Hex.decode(hexField, into: &bytes) else {
+        guard Self.decodeHex(line, fields.2, into: &bytes) else {
             throw .malformedLine(
                 line: lineNumber,
                 reason: hexField.count % 2 == 1
@@ -174,6 +173,30 @@ public struct CaptureParser: Sendable {
         }
         lastTimeMs = time
         return CaptureLine(timeMs: time, direction: direction, bytes: bytes[...])
+    }
+
+    /// `bytes` becomes the bytes of the hex digits `line[digits]`; false on bad input.
+    /// Written through buffer pointers: replay spends most of its time here, and an
+    /// append per byte pays a uniqueness check each time.
+    private static func decodeHex(_ line: [UInt8], _ digits: Range<Int>, into bytes: inout [UInt8]) -> Bool {
+        guard digits.count % 2 == 0 else { return false }
+        let count = digits.count / 2
+        if bytes.count > count {
+            bytes.removeLast(bytes.count - count)
+        } else if bytes.count < count {
+            bytes.append(contentsOf: repeatElement(0, count: count - bytes.count))
+        }
+        return line.withUnsafeBufferPointer { source in
+            bytes.withUnsafeMutableBufferPointer { target in
+                var from = digits.lowerBound
+                for index in 0..<count {
+                    guard let high = Hex.nibble(source[from]), let low = Hex.nibble(source[from + 1]) else { return false }
+                    target[index] = high << 4 | low
+                    from += 2
+                }
+                return true
+            }
+        }
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FairFuelEdges
 import FairFuelService
 import FairFuelSimulation
 
@@ -48,6 +49,9 @@ struct ReplayCommand: ParsableCommand {
                 fflush(nil)
             }
         }
+        // As `run` does once started: the long soak replays then measure the resident memory
+        // the service's own code path keeps, not the CLI's start-up.
+        StartupCodePages.release()
         do {
             report = try replay.run()
         } catch {
