@@ -54,8 +54,7 @@ struct RecordCommand: ParsableCommand {
         defer { connection.close() }
         let writer: CaptureFileWriter
         do { writer = try CaptureFileWriter(path: out) } catch { throw UserFacingError(error.description) }
-        signal(SIGINT) { _ in recordInterrupted.store(true, ordering: .relaxed) }
-        signal(SIGTERM) { _ in recordInterrupted.store(true, ordering: .relaxed) }
+        catchStopSignals { _ in recordInterrupted.store(true, ordering: .relaxed) }
         let options = CaptureRecorder.Options(
             seconds: seconds, sendHelloRequest: hello, comment: "recorded from \(port) at \(baud) baud by fairfuel record")
         let summary: CaptureRecorder.Summary

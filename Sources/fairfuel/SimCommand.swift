@@ -81,16 +81,8 @@ struct SimCommand: ParsableCommand {
                 fflush(nil)
             }
         }
-        // Before the link exists, so that a signal never leaves it behind. A parent (a test
-        // runner, a service's helper thread) may have blocked these signals and the child
-        // inherits its mask: unblock them, or the handler never runs and the scenario plays on.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGINT)
-        sigaddset(&stopSignals, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
-        signal(SIGINT) { _ in simInterrupted.store(true, ordering: .relaxed) }
-        signal(SIGTERM) { _ in simInterrupted.store(true, ordering: .relaxed) }
+        // Before the link exists, so that a signal never leaves it behind.
+        catchStopSignals { _ in simInterrupted.store(true, ordering: .relaxed) }
         let mcu: VirtualMCU
         let path: String
         do {
