@@ -1,6 +1,7 @@
 import FairFuelCore
 import FairFuelLink
 import Testing
+import TestSupport
 
 @Suite struct LinkClockTests {
     private func ms(_ value: Int64) -> LinkMilliseconds { LinkMilliseconds(value) }
@@ -128,7 +129,7 @@ import Testing
     }
 
     @Test func neverDecreasesOverARandomMixOfEvents() {
-        var random = SplitMix(seed: 42)
+        var random = SeededGenerator(seed: 42)
         var clock = LinkClock(hostMs: ms(0))
         var host: Int64 = 0
         var stamp: UInt32 = UInt32.max - 20_000
@@ -163,18 +164,5 @@ import Testing
         _ = clock.time(of: heartbeat, hostMs: ms(0))
         #expect(clock.time(of: .ack(Ack(ackedSeq: 1, status: .ok)), hostMs: ms(250)) == ms(250))
         #expect(clock.time(of: power, hostMs: ms(260)) == ms(250))  // 22 ms after the heartbeat, clamped
-    }
-}
-
-/// A small deterministic generator for the property test.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import FairFuelParsers
 import Foundation
 import Testing
+import TestSupport
 
 /// Latitude and longitude are parsed as integers and scaled once, so they stay
 /// within 1e-7 degrees of the exact decimal value (in fact within a few ulps).
@@ -22,7 +23,7 @@ import Testing
 
     /// Random coordinates with up to 10 decimals of minutes, against exact decimal arithmetic.
     @Test func noDriftAgainstDecimalArithmetic() throws {
-        var generator = NMEASplitMix(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         let parser = NMEAParser()
         var worst = 0.0
         for _ in 0..<20_000 {

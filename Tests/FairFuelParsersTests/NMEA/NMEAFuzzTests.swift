@@ -1,6 +1,7 @@
 import FairFuelParsers
 import Foundation
 import Testing
+import TestSupport
 
 /// Seeded random input: mutated real sentences and random bytes. Nothing may
 /// crash, counters must add up, and every decoded value must be in range.
@@ -30,7 +31,7 @@ import Testing
     @Test func seededRandomInput() throws {
         let corpus = try Self.corpus()
         #expect(corpus.count > 10_000)
-        var random = NMEASplitMix(seed: Self.seed)
+        var random = SeededGenerator(seed: Self.seed)
         var lineDecoder = NMEAFixDecoder()
         var frameDecoder = NMEAFixDecoder(configuration: NMEAConfiguration(allowMissingChecksum: true))
         let parser = NMEAParser()
@@ -70,7 +71,7 @@ import Testing
 
     /// One of: a real sentence with byte edits (checksum left or fixed up), cut short,
     /// run together with another, or random bytes.
-    static func mutate(_ original: [UInt8], _ random: inout NMEASplitMix) -> [UInt8] {
+    static func mutate(_ original: [UInt8], _ random: inout SeededGenerator) -> [UInt8] {
         var bytes = original
         let alphabet = Array("0123456789.,-*$!ANSEWVMT\r\n \u{7F}".utf8) + [0x00, 0xFF, 0xC3]
         switch random.next() % 8 {

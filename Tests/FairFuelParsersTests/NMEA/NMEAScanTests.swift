@@ -1,5 +1,6 @@
 @testable import FairFuelParsers
 import Testing
+import TestSupport
 
 /// The word-at-a-time scan against a byte-at-a-time reference.
 @Suite struct NMEAScanTests {
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func agreesWithBytewiseReference() {
-        var random = NMEASplitMix(seed: 99)
+        var random = SeededGenerator(seed: 99)
         let alphabet = Array("ABCGPNRM0123456789.,,,,-*$\u{7F}\u{1F} ~".utf8) + [0x80, 0xFF, 0x00, 0x20, 0x7E]
         for _ in 0..<200_000 {
             let length = 1 + Int(random.next() % 90)

@@ -1,6 +1,7 @@
 import FairFuelParsers
 import Foundation
 import Testing
+import TestSupport
 
 extension NMEATests {
     @Suite struct UTCTimestampTests {
@@ -36,7 +37,7 @@ extension NMEATests {
         @Test func isoMatchesFoundationFormatter() {
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            var generator = NMEASplitMix(seed: 7)
+            var generator = SeededGenerator(seed: 7)
             for _ in 0..<2000 {
                 let milliseconds = Int64(generator.next() % 4_102_444_800_000)  // 1970...2100
                 let ours = UTCTimestamp(millisecondsSinceEpoch: milliseconds).iso8601
@@ -77,18 +78,5 @@ extension NMEATests {
             #expect(utcTime(8, 0, 1, 5).description == "08:00:01.005")
             #expect(UTCTimeOfDay(hour: 24, minute: 0, second: 0) == nil)
         }
-    }
-}
-
-/// SplitMix64, for tests that must replay.
-struct NMEASplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
