@@ -24,6 +24,15 @@ public enum Hex {
         }
     }
 
+    /// Appends lower-case hex digits of `bytes` to ASCII text being built in `out`.
+    @inlinable
+    public static func appendASCII<C: Collection>(_ bytes: C, to out: inout [UInt8]) where C.Element == UInt8 {
+        for byte in bytes {
+            out.append(digit(byte >> 4))
+            out.append(digit(byte & 0x0F))
+        }
+    }
+
     /// Value of one hex digit (either case), or nil.
     @inlinable @inline(__always)
     public static func nibble(_ ascii: UInt8) -> UInt8? {

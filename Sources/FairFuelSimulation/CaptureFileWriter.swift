@@ -4,30 +4,47 @@ import FairFuelEdges
 import Glibc
 #endif
 
-/// A text file written through a buffer, without Foundation; `close` syncs it to disk.
+/// A text file written through a fixed buffer, without Foundation; `close` syncs it to
+/// disk. `-` writes to standard output (left open, not synced).
 public final class CaptureFileWriter {
+    /// The name of standard output in `path`.
+    public static let standardOutput = "-"
+
     public let path: String
     private var descriptor: Int32
+    private let ownsDescriptor: Bool
     private var buffer: [UInt8] = []
+    private let capacity = 64 * 1024
 
-    /// Creates (or truncates) `path`.
+    /// Creates (or truncates) `path`; `-` is standard output.
     public init(path: String) throws(FileError) {
         self.path = path
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileError(path: path, operation: "create", errnoCode: errno) }
-        buffer.reserveCapacity(64 * 1024)
+        if path == Self.standardOutput {
+            descriptor = STDOUT_FILENO
+            ownsDescriptor = false
+        } else {
+            descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw FileError(path: path, operation: "create", errnoCode: errno) }
+            ownsDescriptor = true
+        }
+        buffer.reserveCapacity(capacity + 1_024)
     }
 
     deinit {
-        if descriptor >= 0 {
-            try? flush()
-            Glibc.close(descriptor)
-        }
+        try? flush()
+        if ownsDescriptor && descriptor >= 0 { Glibc.close(descriptor) }
     }
 
+    private var displayName: String { path == Self.standardOutput ? "standard output" : path }
+
     public func write(_ text: String) throws(FileError) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 64 * 1024 { try flush() }
+        try write(bytes: text.utf8)
+    }
+
+    /// Appends raw bytes (already formatted text).
+    public func write<C: Collection>(bytes: C) throws(FileError) where C.Element == UInt8 {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= capacity { try flush() }
     }
 
     public func flush() throws(FileError) {
@@ -37,17 +54,21 @@ public final class CaptureFileWriter {
             let written = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw FileError(path: path, operation: "write", errnoCode: errno)
+                let code = errno
+                buffer.removeAll(keepingCapacity: true)
+                throw FileError(path: displayName, operation: "write", errnoCode: code)
             }
             offset += written
         }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Flushes, syncs and closes; further writes are dropped.
+    /// Flushes, syncs and closes a file; further writes are dropped. Standard output is
+    /// only flushed.
     public func close() throws(FileError) {
         guard descriptor >= 0 else { return }
         try flush()
+        guard ownsDescriptor else { return }
         fsync(descriptor)
         let result = Glibc.close(descriptor)
         descriptor = -1
