@@ -73,12 +73,8 @@ public struct Migrator: Sendable {
                 throw StoreError.invalid("\(connection.path) is not a fairfuel store (no schema); run a command that writes to it first")
             }
             return try connection.query("SELECT name FROM schema_migrations ORDER BY applied_order") { $0.text(0) ?? "" }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as SQLiteError {
-            throw .sqlite(error)
         } catch {
-            throw .invalid("\(error)")
+            throw StoreError(error)
         }
     }
 
@@ -109,5 +105,17 @@ public struct Migrator: Sendable {
             }
         }
         connection.clearStatementCache()
+    }
+}
+
+extension StoreError {
+    /// Whatever a store body threw, as a store error: SQLite's own, ours as they are, and
+    /// anything else as invalid.
+    init(_ error: any Error) {
+        switch error {
+        case let error as StoreError: self = error
+        case let error as SQLiteError: self = .sqlite(error)
+        default: self = .invalid("\(error)")
+        }
     }
 }

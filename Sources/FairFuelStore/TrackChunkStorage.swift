@@ -106,12 +106,8 @@ enum TrackChunkStorage {
                     throw StoreError.corruptTrack(session: session.rawValue, sequence: sequence, reason: error.description)
                 }
             }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as SQLiteError {
-            throw .sqlite(error)
         } catch {
-            throw .invalid("\(error)")
+            throw StoreError(error)
         }
     }
 }

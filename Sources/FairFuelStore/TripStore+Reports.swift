@@ -81,12 +81,8 @@ extension TripStore {
                 pumped = 0
             }
             return periods
-        } catch let error as SQLiteError {
-            throw .sqlite(error)
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw .invalid("\(error)")
+            throw StoreError(error)
         }
     }
 }

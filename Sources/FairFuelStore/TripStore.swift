@@ -138,12 +138,8 @@ public final class TripStore {
             if toggle { try connection.execute("PRAGMA synchronous = FULL") }
             defer { if toggle { try? connection.execute("PRAGMA synchronous = NORMAL") } }
             return try connection.transaction("IMMEDIATE", body)
-        } catch let error as SQLiteError {
-            throw .sqlite(error)
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw .invalid("\(error)")
+            throw StoreError(error)
         }
     }
 
