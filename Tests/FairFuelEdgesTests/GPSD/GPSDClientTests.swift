@@ -3,6 +3,7 @@ import FairFuelCore
 import FairFuelParsers
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct GPSDClientTests {
     /// Feeds epochs at 5 Hz and steps the client until `done` holds or `seconds` pass.

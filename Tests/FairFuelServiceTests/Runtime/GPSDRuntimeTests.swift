@@ -6,6 +6,7 @@ import FairFuelService
 import FairFuelStore
 import Foundation
 import Testing
+import TestSupport
 
 /// `gnss.source = gpsd`: the service polls a real gpsd beside the MCU link and drives the
 /// domain with its fixes (the harness in GPSD/ is FairFuelEdgesTests' own, linked in).

@@ -10,33 +10,33 @@ import Foundation
 /// device and then drops to the `gpsd` user, which is why socat makes the
 /// ptys `mode=666`. The sentences carry the current date: gpsd shifts a time
 /// far from its own clock. (gpsfake hangs in this environment, so it is not used.)
-final class GPSDHarness {
-    static let gpsdPath = findExecutable("gpsd")
-    static let socatPath = findExecutable("socat")
-    static var toolsPresent: Bool { gpsdPath != nil && socatPath != nil }
+public final class GPSDHarness {
+    public static let gpsdPath = findExecutable("gpsd")
+    public static let socatPath = findExecutable("socat")
+    public static var toolsPresent: Bool { gpsdPath != nil && socatPath != nil }
 
     /// One epoch the test wrote.
-    struct Epoch {
-        var utc: UTCTimestamp
-        var latitude: Double
-        var longitude: Double
+    public struct Epoch {
+        public var utc: UTCTimestamp
+        public var latitude: Double
+        public var longitude: Double
     }
 
-    static let speedMetersPerSecond = 12.5
-    static let courseDegrees = 84.4
-    static let altitudeMeters = 545.4
-    static let satellites = [4, 5, 9, 12, 24, 25]
-    static let hdop = 1.2
+    public static let speedMetersPerSecond = 12.5
+    public static let courseDegrees = 84.4
+    public static let altitudeMeters = 545.4
+    public static let satellites = [4, 5, 9, 12, 24, 25]
+    public static let hdop = 1.2
 
-    let directory: String
-    let port: Int
-    private(set) var socat: ChildProcess?
-    private(set) var gpsd: ChildProcess?
+    public let directory: String
+    public let port: Int
+    public private(set) var socat: ChildProcess?
+    public private(set) var gpsd: ChildProcess?
     private var feed: Int32 = -1
-    private(set) var epochs: [UTCTimestamp: Epoch] = [:]
+    public private(set) var epochs: [UTCTimestamp: Epoch] = [:]
     private var epochCount = 0
 
-    init() throws {
+    public init() throws {
         guard let socatPath = GPSDHarness.socatPath, GPSDHarness.gpsdPath != nil else { throw HarnessError("gpsd or socat is missing") }
         directory = NSTemporaryDirectory() + "fairfuel-gpsd-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -66,7 +66,7 @@ final class GPSDHarness {
     deinit { shutDown() }
 
     /// Starts gpsd on `port` reading `gps0`.
-    func startGPSD() throws {
+    public func startGPSD() throws {
         gpsd = try ChildProcess(
             GPSDHarness.gpsdPath!,
             ["-N", "-n", "-b", "-s", "38400", "-S", "\(port)", "-F", directory + "/gpsd.sock", directory + "/gps0"],
@@ -74,13 +74,13 @@ final class GPSDHarness {
     }
 
     /// Stops gpsd (SIGTERM, then SIGKILL) and waits for it.
-    func stopGPSD() {
+    public func stopGPSD() {
         gpsd?.stop()
         gpsd = nil
     }
 
     /// Stops every child, closes the feed and removes the directory; safe to call twice.
-    func shutDown() {
+    public func shutDown() {
         if feed >= 0 {
             close(feed)
             feed = -1
@@ -94,7 +94,7 @@ final class GPSDHarness {
 
     /// Writes RMC, GGA, GSA and GSV for now (UTC, to 10 ms), each epoch a little further north-east.
     @discardableResult
-    func writeEpoch() -> Epoch {
+    public func writeEpoch() -> Epoch {
         let milliseconds = Int64(Date().timeIntervalSince1970 * 1_000) / 10 * 10
         let utc = UTCTimestamp(millisecondsSinceEpoch: milliseconds)
         let epoch = Epoch(
@@ -121,7 +121,7 @@ final class GPSDHarness {
     }
 
     /// gpsd's logs so far, for a failure message.
-    var logs: String {
+    public var logs: String {
         var text = "socat: \(socat?.log ?? "(stopped)")\n"
         if let files = try? FileManager.default.contentsOfDirectory(atPath: directory) {
             for file in files.sorted() where file.hasPrefix("gpsd-") {
@@ -132,7 +132,7 @@ final class GPSDHarness {
     }
 }
 
-struct HarnessError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct HarnessError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -7,15 +7,15 @@ import Foundation
 /// and a test runner's worker threads block SIGTERM, which made gpsd deaf to
 /// it. Each child runs under `timeout`, so that even a test that crashes
 /// leaves no process behind for longer than `lifetimeSeconds`.
-final class ChildProcess {
-    let name: String
-    let logPath: String
+public final class ChildProcess {
+    public let name: String
+    public let logPath: String
     /// The process spawned: `timeout`, whose child is the program itself.
-    let processIdentifier: pid_t
+    public let processIdentifier: pid_t
     private var exited = false
 
     /// Starts `executable` with `arguments`; its stdout and stderr go to `logPath`.
-    init(_ executable: String, _ arguments: [String], logPath: String, lifetimeSeconds: Int = 120) throws {
+    public init(_ executable: String, _ arguments: [String], logPath: String, lifetimeSeconds: Int = 120) throws {
         name = (executable as NSString).lastPathComponent
         self.logPath = logPath
         guard let timeout = findExecutable("timeout") else { throw HarnessError("timeout (coreutils) is missing") }
@@ -50,7 +50,7 @@ final class ChildProcess {
 
     deinit { stop() }
 
-    var isRunning: Bool {
+    public var isRunning: Bool {
         guard !exited else { return false }
         var status: Int32 = 0
         let result = waitpid(processIdentifier, &status, WNOHANG)
@@ -59,17 +59,17 @@ final class ChildProcess {
     }
 
     /// The program's own process id (the child of `timeout`), once it has started.
-    var programIdentifier: pid_t? {
+    public var programIdentifier: pid_t? {
         let path = "/proc/\(processIdentifier)/task/\(processIdentifier)/children"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         return text.split(separator: " ").first.flatMap { pid_t($0) }
     }
 
     /// What the process wrote so far.
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// Sends SIGTERM and waits up to `timeoutSeconds`, then SIGKILL; returns once the process has been reaped.
-    func stop(timeoutSeconds: Double = 3) {
+    public func stop(timeoutSeconds: Double = 3) {
         guard isRunning else { return }
         kill(processIdentifier, SIGTERM)
         let deadline = Date().addingTimeInterval(timeoutSeconds)
@@ -85,14 +85,14 @@ final class ChildProcess {
 }
 
 /// Finds an executable on PATH or in the sbin directories (gpsd lives in /usr/sbin).
-func findExecutable(_ name: String) -> String? {
+public func findExecutable(_ name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
     let directories = path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/sbin"]
     return directories.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
 /// A TCP port on 127.0.0.1 that nothing listens on right now (the kernel picks it).
-func freeLoopbackPort() -> Int? {
+public func freeLoopbackPort() -> Int? {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }

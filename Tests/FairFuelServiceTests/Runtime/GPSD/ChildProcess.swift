@@ -1,1 +1,0 @@
-../../../FairFuelEdgesTests/GPSD/ChildProcess.swift

@@ -1,1 +1,0 @@
-../../../FairFuelEdgesTests/GPSD/GPSDHarness.swift
