@@ -85,6 +85,16 @@ public struct LinkIngest: Sendable {
         monitor.update(directory: directory)
     }
 
+    /// A new calibration factor (a full refuel recalibrated the store).
+    public mutating func update(calibrationFactor: Double) {
+        monitor.update(calibrationFactor: calibrationFactor)
+    }
+
+    /// A new vehicle profile: the fuel model changes from now on.
+    public mutating func update(fuel estimator: FuelEstimator) {
+        monitor.update(fuel: estimator)
+    }
+
     private mutating func ignition(_ on: Bool, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
         guard on != lastIgnition else { return }
         lastIgnition = on
