@@ -43,6 +43,28 @@ public struct NMEAStreamDecoder: Sendable {
         return nil
     }
 
+    /// What the stream holds besides noise: a decoded sentence, or a fix from a
+    /// binary navigation solution (UBX NAV-PVT, HNR-PVT).
+    public enum Item: Sendable {
+        case sentence(NMEASentence)
+        case fix(GNSSFix)
+    }
+
+    /// The next sentence or binary fix; nil when the bytes fed so far hold no more.
+    public mutating func nextItem() -> Item? {
+        while let packet = lexer.next() {
+            switch packet.kind {
+            case .nmea:
+                if let sentence = lexer.withBytes(of: packet, { decoder.decode($0) }) { return .sentence(sentence) }
+            case .ubx:
+                if let fix = lexer.withBytes(of: packet, { UBXNavigationSolution.fix($0) }) { return .fix(fix) }
+            case .casic, .sirf, .rtcm3, .garmin, .comment:
+                continue
+            }
+        }
+        return nil
+    }
+
     /// Feeds one NMEA frame from the MCU (a sentence, CR LF optional) and ends it;
     /// drain `next()` afterwards. A frame longer than the lexer's buffer is cut.
     public mutating func feed(frame: Span<UInt8>) {
