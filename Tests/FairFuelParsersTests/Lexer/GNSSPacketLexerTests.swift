@@ -269,6 +269,13 @@ enum Framing {
             let chunked = LexerRun.packets(input, chunks: sizes)
             #expect(chunked.packets == whole.packets && chunked.stats == whole.stats, "\(name) random chunks")
             #expect(whole.stats.isConsistent && whole.stats.bytes == input.count)
+            // And the fixes decoded from the stream, fed byte by byte.
+            let (wholeFixes, _) = NMEAFixtures.stream(input)
+            var decoder = NMEAFixDecoder()
+            var dripFixes: [GNSSFix] = []
+            for index in input.indices { decoder.feed(bytes: input[index...index]) { dripFixes.append($0) } }
+            decoder.finish { dripFixes.append($0) }
+            #expect(dripFixes == wholeFixes, "\(name) fixes byte by byte")
         }
     }
 

@@ -62,4 +62,17 @@ import Testing
         #expect(fixes[2].utc?.iso8601 == "2025-01-01T12:00:02.000Z")
         #expect(fixes[2].jsonLine.hasSuffix(#""talker":"GP","derived":true}"#), "\(fixes[2].jsonLine)")
     }
+
+    /// A GLL-only receiver: position and time from GLL alone (2D), speed derived, date carried from one RMC.
+    @Test func gllOnlyPositions() {
+        let fixes = assembleFixes([
+            nmea("GPRMC,120000,A,4500.0000,N,00700.0000,E,0.0,0.0,010125,,,A"),
+            nmea("GPGLL,4500.0060,N,00700.0000,E,120001,A,A"),
+            nmea("GPGLL,4500.0120,N,00700.0000,E,120002,A,A"),
+        ])
+        #expect(fixes.count == 3)
+        #expect(fixes.dropFirst().allSatisfy { $0.mode == .fix2D && $0.motionIsDerived && $0.talker == .gps })
+        #expect(nearlyEqual(fixes[2].speed?.value, 11.113, 0.01) && nearlyEqual(fixes[2].course, 0, 1e-6))
+        #expect(fixes[2].utc?.iso8601 == "2025-01-01T12:00:02.000Z")
+    }
 }
