@@ -305,3 +305,29 @@ enum Framing {
         }
     }
 }
+
+/// The largest mixed log of the corpus (1.2 MB of UBX NAV-HPPOSLLH, RXM-RAWX, RXM-SFRBX
+/// and NMEA from a ZED-F9P, no gpsd output to compare): read from ../shared/corpus.
+@Suite struct LargeMixedLogTests {
+    static let path = PackagePaths.root + "/../shared/corpus/nmea/gpsd/mixed-binary/ublox-zed-f9p_hpg1.11.log"
+
+    @Test func everyPacketAndSentenceFound() throws {
+        guard let data = FileManager.default.contents(atPath: Self.path) else {
+            print("skipped: \(Self.path) not found (the shared corpus is not on this machine)")
+            return
+        }
+        let (fixes, decoder) = NMEAFixtures.stream([UInt8](data))
+        let lexer = decoder.lexerStats
+        print("ublox-zed-f9p_hpg1.11.log: \(lexer.jsonLine)")
+        // An independent scan (Python, Fletcher check per packet; regular expression for
+        // `$G....,...*HH CR LF`) finds 1963 UBX packets and 2620 sentences (655 each of
+        // RMC, VTG, GGA, GLL).
+        #expect(lexer.ubx == 1963, "\(lexer)")
+        #expect(decoder.stats.decoded == 2620, "\(decoder.stats)")
+        #expect(lexer.isConsistent && lexer.bytes == data.count)
+        // The log starts mid-packet and has '#'-led binary lines: a little garbage, no more.
+        #expect(lexer.garbageBytes < 2000, "\(lexer)")
+        #expect(fixes.count == 655 && fixes.allSatisfy { $0.mode == .fix3D && $0.talker == .combined })
+        #expect(decoder.binaryFixCount == 0)  // no NAV-PVT in this log
+    }
+}
