@@ -42,6 +42,8 @@ public struct StoredSession: Sendable, Equatable {
     public var harshAccelerations: Int
     public var harshBrakings: Int
     public var fuelLiters: Double
+    /// The untracked driving `trips assign` made this session from (it has no positions); nil: recorded.
+    public var assignedFromUntracked: Int64? = nil
 }
 
 extension TripStore {
@@ -198,7 +200,8 @@ extension StoredSession {
     /// The columns `init(row:)` reads, in its order: one list for every session query.
     static let selectColumns = """
         SELECT id, driver_id, driver_name, start_utc_ms, end_utc_ms, end_reason, stopped_utc_ms, driver_left_utc_ms,
-               distance_m, duration_ms, moving_ms, idle_ms, max_speed_mps, harsh_accel, harsh_brake, fuel_l
+               distance_m, duration_ms, moving_ms, idle_ms, max_speed_mps, harsh_accel, harsh_brake, fuel_l,
+               assigned_from_untracked
         FROM sessions
         """
 
@@ -209,6 +212,7 @@ extension StoredSession {
             endReason: row.text(5).flatMap(SessionEndReason.init(rawValue:)), stoppedUTCMs: row.optionalInt64(6),
             driverLeftUTCMs: row.optionalInt64(7), distanceMeters: row.double(8), durationMs: row.int64(9),
             movingMs: row.int64(10), idleMs: row.int64(11), maximumSpeedMetersPerSecond: row.double(12),
-            harshAccelerations: row.int(13), harshBrakings: row.int(14), fuelLiters: row.double(15))
+            harshAccelerations: row.int(13), harshBrakings: row.int(14), fuelLiters: row.double(15),
+            assignedFromUntracked: row.optionalInt64(16))
     }
 }

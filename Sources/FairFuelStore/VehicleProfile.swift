@@ -107,17 +107,19 @@ extension TripStore {
     }
 
     public func setVehicle(_ vehicle: VehicleProfile) throws(StoreError) {
-        try write {
-            try connection.run(
-                """
-                UPDATE vehicle SET name = ?, rated_l_per_100km = ?, mass_kg = ?, idle_l_per_h = ?, fuel_type = ?,
-                    tank_l = ?, currency = ?, currency_minor_digits = ?, units = ?, untracked_policy = ?, fuel_scale = ?
-                WHERE id = 1
-                """,
-                .text(vehicle.name), .real(vehicle.ratedLitersPer100km), .real(vehicle.massKilograms),
-                .real(vehicle.idleLitersPerHour), .text(vehicle.fuelType), .real(vehicle.tankLiters),
-                .text(vehicle.currency), .int(vehicle.currencyMinorDigits), .text(vehicle.units),
-                .text(vehicle.untrackedPolicy.rawValue), .real(vehicle.fuelScale))
-        }
+        try write { try writeVehicleInTransaction(vehicle) }
+    }
+
+    func writeVehicleInTransaction(_ vehicle: VehicleProfile) throws {
+        try connection.run(
+            """
+            UPDATE vehicle SET name = ?, rated_l_per_100km = ?, mass_kg = ?, idle_l_per_h = ?, fuel_type = ?,
+                tank_l = ?, currency = ?, currency_minor_digits = ?, units = ?, untracked_policy = ?, fuel_scale = ?
+            WHERE id = 1
+            """,
+            .text(vehicle.name), .real(vehicle.ratedLitersPer100km), .real(vehicle.massKilograms),
+            .real(vehicle.idleLitersPerHour), .text(vehicle.fuelType), .real(vehicle.tankLiters),
+            .text(vehicle.currency), .int(vehicle.currencyMinorDigits), .text(vehicle.units),
+            .text(vehicle.untrackedPolicy.rawValue), .real(vehicle.fuelScale))
     }
 }

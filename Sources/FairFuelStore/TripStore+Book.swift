@@ -1,0 +1,229 @@
+import FairFuelCore
+import FairFuelDomain
+import FairFuelParsers
+import FairFuelSQLite
+
+/// A trip as the family names it: a session by its number, untracked driving by `u` and its number.
+public enum TripReference: Sendable, Hashable, CustomStringConvertible {
+    case session(Int64)
+    case untracked(Int64)
+
+    /// `42` or `u7` (any case); nil for anything else.
+    public init?(_ text: String) {
+        var digits = Substring(text)
+        let untracked = digits.first == "u" || digits.first == "U"
+        if untracked { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int64(digits), number > 0 else {
+            return nil
+        }
+        self = untracked ? .untracked(number) : .session(number)
+    }
+
+    public var description: String {
+        switch self {
+        case let .session(id): String(id)
+        case let .untracked(id): "u\(id)"
+        }
+    }
+}
+
+/// Driving nobody had tapped in for, as stored: no positions, only its span and totals.
+public struct UntrackedDriving: Sendable, Equatable {
+    public var id: Int64
+    public var fromUTCMs: Int64
+    public var toUTCMs: Int64
+    public var distanceMeters: Double
+    public var fuelLiters: Double
+}
+
+/// One bill before and after a correction.
+public struct BillChange: Sendable, Equatable {
+    public var refuelID: Int64
+    public var atUTCMs: Int64
+    public var cost: MinorUnits
+    public var currency: String?
+    public var before: [RefuelSplit.Share]
+    public var after: [RefuelSplit.Share]
+    /// The bill is settled: the correction would have moved it, and it was kept as it is (`force`).
+    public var keptSettled: Bool
+}
+
+/// What a correction did to the books: every bill whose shares moved, before and after.
+public struct BookChange: Sendable, Equatable {
+    public var bills: [BillChange]
+
+    init(before: [RefuelSplit], after: [RefuelSplit], keptSettled: [Int64]) {
+        let old = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        bills = after.compactMap { split in
+            let previous = old[split.id]?.shares ?? []
+            let kept = keptSettled.contains(split.id)
+            guard kept || Self.key(previous) != Self.key(split.shares) else { return nil }
+            return BillChange(
+                refuelID: split.id, atUTCMs: split.refuel.atUTCMs, cost: split.refuel.cost, currency: split.refuel.currency,
+                before: previous, after: split.shares, keptSettled: kept)
+        }
+    }
+
+    /// Money and millilitres: what a family would see move.
+    private static func key(_ shares: [RefuelSplit.Share]) -> [String] {
+        shares.map { "\($0.moneyKey):\(($0.fuelLiters * 1000).rounded())" }
+    }
+}
+
+/// A trip a correction changed: what it was and what it is now.
+public struct TripCorrection: Sendable, Equatable {
+    public var trip: TripReference
+    /// The session it is now (an assigned untracked drive becomes one); nil when deleted.
+    public var session: Int64?
+    /// The untracked driving its fuel became (a deleted trip, cut at each refuel inside it).
+    public var untracked: [Int64]
+    public var driverName: String?
+    public var previousDriverName: String?
+}
+
+extension StoreError {
+    /// The refusal of a correction that would move settled bills.
+    static func touchesSettled(_ ids: [Int64]) -> StoreError {
+        let list = ids.map(String.init).joined(separator: ", ")
+        return .invalid(
+            "this would change settled bill(s) \(list), and a settled bill never changes; nothing was changed. "
+                + "Add --force to make the change and keep the settled bill(s) as they are")
+    }
+}
+
+extension TripStore {
+    /// Untracked driving, oldest first; bounds as for `sessions` (on its start).
+    public func untrackedDriving(sinceUTCMs: Int64? = nil, untilUTCMs: Int64? = nil) throws(StoreError) -> [UntrackedDriving] {
+        try wrap { () throws(SQLiteError) in
+            try connection.query(
+                """
+                SELECT id, from_utc_ms, to_utc_ms, distance_m, fuel_l FROM untracked_driving
+                WHERE (?1 IS NULL OR from_utc_ms >= ?1) AND (?2 IS NULL OR from_utc_ms < ?2) ORDER BY from_utc_ms, id
+                """,
+                .optional(sinceUTCMs), .optional(untilUTCMs)
+            ) { UntrackedDriving(id: $0.int64(0), fromUTCMs: $0.int64(1), toUTCMs: $0.int64(2), distanceMeters: $0.double(3), fuelLiters: $0.double(4)) }
+        }
+    }
+
+    /// Every trip, sessions and untracked driving, in the order `trips` lists them (by start).
+    public func tripReferences() throws(StoreError) -> [TripReference] {
+        try wrap { () throws(SQLiteError) in
+            try connection.query(
+                """
+                SELECT 0, id, COALESCE(start_utc_ms, 0) AS t FROM sessions
+                UNION ALL SELECT 1, id, from_utc_ms AS t FROM untracked_driving
+                ORDER BY t, 1, 2
+                """
+            ) { $0.int(0) == 0 ? TripReference.session($0.int64(1)) : .untracked($0.int64(1)) }
+        }
+    }
+
+    /// Runs a correction in one durable transaction: `body` changes the data, then every bill that is
+    /// not settled is re-split and the calibration relearnt. A settled bill the change would move
+    /// refuses it (nothing changes) unless `force`, which keeps that bill as it is.
+    public func rebook(force: Bool, _ body: () throws -> Void) throws(StoreError) -> BookChange {
+        try write(durable: true) {
+            let before = try splits()
+            try body()
+            let kept = try recomputeSplitsInTransaction()
+            if !kept.isEmpty && !force { throw StoreError.touchesSettled(kept) }
+            try recomputeCalibrationInTransaction()
+            return BookChange(before: before, after: try splits(), keptSettled: kept)
+        }
+    }
+
+    /// Gives trips to `driver` (a current one): a session changes driver; untracked driving becomes
+    /// a session of theirs (no positions, as it was stored). Every bill that moves is re-split.
+    public func assignTrips(_ trips: [TripReference], to driver: DriverID, force: Bool = false) throws(StoreError)
+        -> (change: BookChange, trips: [TripCorrection])
+    {
+        guard !trips.isEmpty else { throw .invalid("no trip to assign") }
+        var corrections: [TripCorrection] = []
+        let change = try rebook(force: force) {
+            guard let name = try connection.scalarText("SELECT name FROM drivers WHERE id = ? AND removed = 0", .integer(driver.rawValue))
+            else { throw StoreError.notFound("no current driver with id \(driver.rawValue)") }
+            for trip in trips {
+                switch trip {
+                case let .session(id):
+                    let previous = try closedSession(id)
+                    try connection.run(
+                        "UPDATE sessions SET driver_id = ?, driver_name = ? WHERE id = ?", .integer(driver.rawValue), .text(name), .integer(id))
+                    corrections.append(TripCorrection(trip: trip, session: id, untracked: [], driverName: name, previousDriverName: previous))
+                case let .untracked(id):
+                    let rows = try connection.query(
+                        "SELECT from_utc_ms, to_utc_ms, distance_m, fuel_l, fuel_scale FROM untracked_driving WHERE id = ?", .integer(id)
+                    ) { ($0.int64(0), $0.int64(1), $0.double(2), $0.double(3), $0.double(4)) }
+                    guard let (from, to, meters, liters, scale) = rows.first else { throw StoreError.notFound("no trip \(trip)") }
+                    try connection.run(
+                        """
+                        INSERT INTO sessions (driver_id, driver_name, run_id, start_link_ms, start_utc_ms, end_utc_ms, last_utc_ms,
+                                              end_reason, distance_m, duration_ms, fuel_l, fuel_scale, assigned_from_untracked)
+                        VALUES (?, ?, COALESCE((SELECT MAX(id) FROM runs), 0), 0, ?, ?, ?, 'manual', ?, ?, ?, ?, ?)
+                        """,
+                        .integer(driver.rawValue), .text(name), .integer(from), .integer(to), .integer(to), .real(meters),
+                        .integer(max(0, to - from)), .real(liters), .real(scale), .integer(id))
+                    let session = connection.lastInsertRowID
+                    try connection.run("DELETE FROM untracked_driving WHERE id = ?", .integer(id))
+                    corrections.append(TripCorrection(trip: trip, session: session, untracked: [], driverName: name, previousDriverName: nil))
+                }
+            }
+        }
+        return (change, corrections)
+    }
+
+    /// Deletes a trip: its session and track points go; its fuel stays in the books as untracked
+    /// driving (cut at each refuel inside it, so every bill keeps its litres). Untracked driving
+    /// itself cannot be deleted: it is fuel the bills paid for.
+    public func deleteTrip(_ trip: TripReference, force: Bool = false) throws(StoreError) -> (change: BookChange, trip: TripCorrection) {
+        guard case let .session(id) = trip else {
+            throw .invalid("\(trip) is untracked driving: its fuel was paid for, so it stays in the books; give it to a driver with `fairfuel trips assign \(trip) NAME`")
+        }
+        var correction = TripCorrection(trip: trip, session: nil, untracked: [], driverName: nil, previousDriverName: nil)
+        let change = try rebook(force: force) {
+            correction.previousDriverName = try closedSession(id)
+            guard let trace = try fuelTraces(session: id).first, let start = trace.points.first?.0, let end = trace.points.last?.0 else {
+                throw StoreError.invalid("trip \(id) has no UTC time yet; it cannot be deleted before the first fix stamps it")
+            }
+            let scale = trace.fuelScale
+            let cuts = try connection.query(
+                "SELECT at_utc_ms FROM refuels WHERE at_utc_ms > ? AND at_utc_ms < ? ORDER BY at_utc_ms", .integer(start), .integer(end)
+            ) { $0.int64(0) }
+            var from = start
+            for to in cuts + [end] {
+                try connection.run(
+                    "INSERT INTO untracked_driving (from_utc_ms, to_utc_ms, distance_m, fuel_l, fuel_scale) VALUES (?, ?, ?, ?, ?)",
+                    .integer(from), .integer(to), .real(trace.distance(from: from, to: to)), .real(trace.fuel(from: from, to: to)),
+                    .real(scale))
+                correction.untracked.append(connection.lastInsertRowID)
+                from = to
+            }
+            try connection.run("DELETE FROM track_chunks WHERE session_id = ?", .integer(id))
+            try connection.run("DELETE FROM trip_points WHERE session_id = ?", .integer(id))
+            try connection.run("DELETE FROM sessions WHERE id = ?", .integer(id))
+        }
+        nextChunkSequence[id] = nil
+        return (change, correction)
+    }
+
+    /// The driver's name of a closed session; a clear error for an unknown or open one.
+    private func closedSession(_ id: Int64) throws -> String {
+        let rows = try connection.query("SELECT driver_name, end_reason FROM sessions WHERE id = ?", .integer(id)) {
+            ($0.text(0) ?? "", $0.text(1))
+        }
+        guard let (name, reason) = rows.first else { throw StoreError.notFound("no trip \(id)") }
+        guard reason != nil else {
+            throw StoreError.invalid("trip \(id) is still being driven; end it first (`fairfuel session end`)")
+        }
+        return name
+    }
+
+    /// Refuses a change to a settled bill, or to one that does not exist.
+    func requireUnsettled(refuel id: Int64) throws {
+        let rows = try connection.query("SELECT settled_utc_ms FROM refuels WHERE id = ?", .integer(id)) { $0.optionalInt64(0) }
+        guard let settled = rows.first else { throw StoreError.notFound("no refuel with id \(id)") }
+        if let settled {
+            throw StoreError.invalid(
+                "refuel \(id) was settled on \(UTCTimestamp(millisecondsSinceEpoch: settled).iso8601) and a settled bill never changes")
+        }
+    }
+}
