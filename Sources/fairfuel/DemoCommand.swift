@@ -95,7 +95,7 @@ struct DemoCommand: ParsableCommand {
             print("Trips (fairfuel trips):")
             fflush(nil)
         }
-        try TripsCommand.parse(["--db", report.storePath]).run()
+        try TripsCommand.List.parse(["--db", report.storePath]).run()
         if !quiet {
             print("")
             print("Split of each refuel (fairfuel split):")
