@@ -234,7 +234,8 @@ extension TripStore {
             }
             var rows: [RefuelSplit.Share] = []
             if index < baselineCount {
-                let seen = fuelByDriver.values.reduce(untrackedLiters) { $0 + $1.liters }
+                // In driver order: a sum that does not depend on the dictionary's order is the same at every recompute.
+                let seen = fuelByDriver.sorted { $0.key.rawValue < $1.key.rawValue }.reduce(untrackedLiters) { $0 + $1.value.liters }
                 rows = [RefuelSplit.Share(driver: nil, driverName: nil, fuelLiters: seen, cost: MinorUnits(cost), beforeTracking: true)]
             } else {
                 var shares = fuelByDriver.map { FuelShare(driver: $0.key, fuel: Liters($0.value.liters)) }
