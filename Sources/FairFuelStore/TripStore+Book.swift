@@ -119,16 +119,19 @@ extension TripStore {
     }
 
     /// Runs a correction in one durable transaction: `body` changes the data, then every bill that is
-    /// not settled is re-split and the calibration relearnt. A settled bill the change would move
-    /// refuses it (nothing changes) unless `force`, which keeps that bill as it is.
+    /// not settled is re-split and the calibration relearnt. A settled bill whose split the change
+    /// would move refuses it (nothing changes) unless `force`, which keeps that bill as it is.
+    @discardableResult
     public func rebook(force: Bool, _ body: () throws -> Void) throws(StoreError) -> BookChange {
         try write(durable: true) {
             let before = try splits()
+            let settledBefore = try recomputeSplitsInTransaction(dryRun: true)
             try body()
-            let kept = try recomputeSplitsInTransaction()
-            if !kept.isEmpty && !force { throw StoreError.touchesSettled(kept) }
+            let settledAfter = try recomputeSplitsInTransaction()
+            let touched = settledAfter.keys.filter { settledBefore[$0] != nil && settledBefore[$0] != settledAfter[$0] }.sorted()
+            if !touched.isEmpty && !force { throw StoreError.touchesSettled(touched) }
             try recomputeCalibrationInTransaction()
-            return BookChange(before: before, after: try splits(), keptSettled: kept)
+            return BookChange(before: before, after: try splits(), keptSettled: touched)
         }
     }
 
@@ -198,7 +201,6 @@ extension TripStore {
                 from = to
             }
             try connection.run("DELETE FROM track_chunks WHERE session_id = ?", .integer(id))
-            try connection.run("DELETE FROM trip_points WHERE session_id = ?", .integer(id))
             try connection.run("DELETE FROM sessions WHERE id = ?", .integer(id))
         }
         nextChunkSequence[id] = nil

@@ -68,7 +68,8 @@ extension TripStore {
     public func addRefuel(_ refuel: RefuelInput, force: Bool = false) throws(StoreError) -> Int64 {
         let vehicle = try vehicle()
         try validate(refuel, vehicle: vehicle)
-        return try write(durable: true) {
+        var id: Int64 = 0
+        try rebook(force: force) {
             try connection.run(
                 """
                 INSERT INTO refuels (at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note, currency,
@@ -79,12 +80,9 @@ extension TripStore {
                 .optional(refuel.odometerKilometers), .optional(refuel.fuelType), .optional(refuel.station), .optional(refuel.note),
                 .text(refuel.currency ?? vehicle.currency), .optional(refuel.enteredUTCMs),
                 .text((refuel.untrackedPolicy ?? vehicle.untrackedPolicy).rawValue))
-            let id = connection.lastInsertRowID
-            let touched = try recomputeSplitsInTransaction()
-            guard touched.isEmpty || force else { throw StoreError.touchesSettled(touched) }
-            try recomputeCalibrationInTransaction()
-            return id
+            id = connection.lastInsertRowID
         }
+        return id
     }
 
     /// Refuels closer than this to a recorded one are the same refuel entered twice.
@@ -203,9 +201,10 @@ extension TripStore {
     /// previous refuel, cutting sessions at the refuel's moment, under the bill's own untracked
     /// policy. The bills up to and including the first full fill-up are the baseline: the tank
     /// they filled was burnt before tracking began, so their cost is one "before tracking"
-    /// share. Returns the settled bills whose shares the data would now change (they are kept).
+    /// share. Settled bills keep their shares; returns what the data would make of each of
+    /// them (`dryRun`: computes that and writes nothing).
     @discardableResult
-    func recomputeSplitsInTransaction() throws -> [Int64] {
+    func recomputeSplitsInTransaction(dryRun: Bool = false) throws -> [Int64: [String]] {
         let vehiclePolicy = try connection.scalarText("SELECT untracked_policy FROM vehicle WHERE id = 1") ?? "owner"
         let all = try connection.query(
             "SELECT id, at_utc_ms, cost_minor, full_tank, untracked_policy, settled_utc_ms FROM refuels ORDER BY at_utc_ms"
@@ -218,7 +217,7 @@ extension TripStore {
         let untracked = try connection.query("SELECT from_utc_ms, to_utc_ms, fuel_l FROM untracked_driving") {
             ($0.int64(0), $0.int64(1), $0.double(2))
         }
-        var keptSettled: [Int64] = []
+        var settledWouldBe: [Int64: [String]] = [:]
         var previous = Int64.min
         for (index, (id, at, cost, _, policy, settled)) in all.enumerated() {
             defer { previous = at }
@@ -247,10 +246,10 @@ extension TripStore {
                 }
             }
             if settled {
-                let stored = try shares(ofRefuel: id)
-                if stored.map(\.moneyKey) != rows.map(\.moneyKey) { keptSettled.append(id) }
+                settledWouldBe[id] = rows.map(\.moneyKey)
                 continue
             }
+            if dryRun { continue }
             try connection.run("DELETE FROM refuel_shares WHERE refuel_id = ?", .integer(id))
             for share in rows {
                 try connection.run(
@@ -263,8 +262,8 @@ extension TripStore {
             }
         }
         // Shares of a refuel that no longer exists (the cascade needs foreign keys on).
-        try connection.run("DELETE FROM refuel_shares WHERE refuel_id NOT IN (SELECT id FROM refuels)")
-        return keptSettled
+        if !dryRun { try connection.run("DELETE FROM refuel_shares WHERE refuel_id NOT IN (SELECT id FROM refuels)") }
+        return settledWouldBe
     }
 
     /// How many bills, from the oldest, are the baseline: every one up to and including the
