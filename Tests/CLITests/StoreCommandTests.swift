@@ -25,7 +25,10 @@ import TestSupport
         #expect(replay.exitCode == 0, "\(replay.standardError)")
         #expect(replay.standardOutput.contains("1 session(s) started"))
 
-        let trips = try Self.jsonArray(try Self.run(["trips", "--json", "--db", db]).standardOutput)
+        // The sample starts moving a moment before Alice's tap: that is untracked driving, with its own `u` id.
+        let rows = try Self.jsonArray(try Self.run(["trips", "--json", "--db", db]).standardOutput)
+        #expect(rows.filter { $0["id"] is String }.allSatisfy { ($0["id"] as! String).hasPrefix("u") && $0["driver"] is NSNull })
+        let trips = rows.filter { $0["id"] is Int }
         #expect(trips.count == 1)
         let trip = try #require(trips.first)
         for key in ["id", "driver", "start_utc", "end_utc", "end_reason", "distance_km", "duration_s", "idle_s", "harsh_accel", "harsh_brake", "max_speed_kmh", "fuel_l"] {
@@ -35,11 +38,15 @@ import TestSupport
         #expect((trip["start_utc"] as? String)?.hasPrefix("2026-11-20T08:00:0") == true)
         #expect(((trip["distance_km"] as? Double) ?? 0) > 0.1)
 
+        // The first full fill-up is the baseline (before tracking); the next one is split.
+        let baseline = try Self.run(["refuel", "--at", "2026-11-20T07:00:00Z", "--liters", "40", "--cost", "70.00", "--db", db])
+        #expect(baseline.exitCode == 0, "\(baseline.standardError)")
         let refuel = try Self.run(["refuel", "--at", "2026-11-20T09:00:00Z", "--liters", "40", "--cost", "72.50", "--db", db])
         #expect(refuel.exitCode == 0, "\(refuel.standardError)")
         let splits = try Self.jsonArray(try Self.run(["split", "--json", "--db", db]).standardOutput)
-        #expect(splits.count == 1)
-        let split = try #require(splits.first)
+        #expect(splits.count == 2)
+        #expect((splits[0]["shares"] as? [[String: Any]])?.map { $0["before_tracking"] as? Bool } == [true])
+        let split = try #require(splits.last)
         #expect(split["at_utc"] as? String == "2026-11-20T09:00:00.000Z")
         #expect(split["cost_cents"] as? Int == 7250)
         let shares = try #require(split["shares"] as? [[String: Any]])
