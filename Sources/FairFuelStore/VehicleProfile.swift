@@ -106,6 +106,12 @@ extension TripStore {
         return vehicle
     }
 
+    /// The vehicle's unique id (a random UUID made when the store was created or upgraded): what
+    /// `fairfuel family` tells cars apart by, whatever their names.
+    public func vehicleUID() throws(StoreError) -> String? {
+        try wrap { () throws(SQLiteError) in try connection.scalarText("SELECT uid FROM vehicle WHERE id = 1") }
+    }
+
     public func setVehicle(_ vehicle: VehicleProfile) throws(StoreError) {
         try write { try writeVehicleInTransaction(vehicle) }
     }

@@ -42,17 +42,18 @@ enum PulledRecords {
                      driverName: f[6], shareLiters: shareLiters, shareMinor: shareMinor)
     }
 
-    /// The vehicle line: name, currency, minor digits, units, fuel type.
+    /// The vehicle line: name, currency, minor digits, units, fuel type, unique id (from newer dongles).
     struct Vehicle: Equatable {
         var name: String
         var currency: String
         var minorDigits: Int
         var units: String
+        var uid: String? = nil
     }
 
     static func vehicle(_ f: [String]) throws(PullClientError) -> Vehicle {
         guard f.count >= 4, let digits = Int(f[2]) else { throw .badRecord(kind: "vehicle", line: f.joined(separator: " ")) }
-        return Vehicle(name: f[0], currency: f[1], minorDigits: digits, units: f[3])
+        return Vehicle(name: f[0], currency: f[1], minorDigits: digits, units: f[3], uid: f.count >= 6 && !f[5].isEmpty ? f[5].lowercased() : nil)
     }
 
     /// Lines of a raw file kept in the pull's state directory.

@@ -35,7 +35,8 @@ public struct StorePullSource: PullDataSource {
         case .vehicle:
             let v = try store.vehicle()
             if request.cursor == 0 {
-                _ = add([v.name, v.currency, String(v.currencyMinorDigits), v.units, v.fuelType], cursor: 1)
+                // The unique id last: an older laptop reads the first five fields only.
+                _ = add([v.name, v.currency, String(v.currencyMinorDigits), v.units, v.fuelType, try store.vehicleUID() ?? ""], cursor: 1)
             }
         case .drivers:
             for d in try store.drivers() where d.id.rawValue > request.cursor {

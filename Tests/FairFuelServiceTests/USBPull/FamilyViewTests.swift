@@ -54,6 +54,31 @@ import Testing
         #expect(view.json.contains("\"driver_uuid\":\"\(uuid)\""))
     }
 
+    /// Two cars called "Golf" stay two cars; the same car pulled into two directories is refused.
+    @Test func carsAreJoinedByTheirUniqueIDNotTheirName() throws {
+        let trips = [Self.trip(1, driverID: "1", name: "Alice", meters: 10_000, liters: 0.7)]
+        let first = try Self.pull(vehicle: "Golf\tEUR\t2\tmetric\tpetrol\t11111111-aaaa-4aaa-8aaa-aaaaaaaaaaaa",
+                                  drivers: ["1\tAlice\t"], trips: trips, splits: [])
+        let second = try Self.pull(vehicle: "Golf\tEUR\t2\tmetric\tpetrol\t22222222-bbbb-4bbb-8bbb-bbbbbbbbbbbb",
+                                   drivers: ["1\tAlice\t"], trips: trips, splits: [])
+        let view = try FamilyView.load(directories: [first, second])
+        #expect(view.cars == ["Golf (11111111)", "Golf (22222222)"])
+        #expect(view.drivers.map(\.cars) == [["Golf (11111111)", "Golf (22222222)"]])
+        #expect(view.drivers.map(\.trips) == [2])
+        // Renamed since the first pull, pulled again elsewhere: the same car, not a second one.
+        let renamed = try Self.pull(vehicle: "Family Golf\tEUR\t2\tmetric\tpetrol\t11111111-AAAA-4aaa-8aaa-aaaaaaaaaaaa",
+                                    drivers: ["1\tAlice\t"], trips: trips, splits: [])
+        do {
+            _ = try FamilyView.load(directories: [first, renamed])
+            Issue.record("the same car twice was accepted")
+        } catch {
+            #expect("\(error)".contains("hold the same car (vehicle id 11111111-aaaa-4aaa-8aaa-aaaaaaaaaaaa"))
+        }
+        // A pull from an older dongle (no id) still loads.
+        let old = try Self.pull(vehicle: "Golf\tEUR\t2\tmetric\tpetrol", drivers: ["1\tAlice\t"], trips: trips, splits: [])
+        #expect(try FamilyView.load(directories: [first, old]).cars.count == 2)
+    }
+
     @Test func aDirectoryWithoutAPullIsAClearError() {
         #expect(throws: (any Error).self) { try FamilyView.load(directories: [NSTemporaryDirectory() + "no-such-pull"]) }
         do {
