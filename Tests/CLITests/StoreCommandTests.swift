@@ -96,3 +96,27 @@ import TestSupport
         #expect(shown.contains("currency USD"))
     }
 }
+
+/// `store prune` measures after the checkpoint that empties the WAL, so a store that shrank reads as shrunk.
+@Suite struct StorePruneCommandTests {
+    @Test func pruneReportsTheSizesAfterTheCheckpoint() throws {
+        let keep = NSTemporaryDirectory() + "fairfuel-prune-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: keep) }
+        let demo = try FairFuelExecutable.run([
+            "demo", "--scenario", PackagePaths.root + "/scenarios/short-drive.scenario", "--speed", "1000", "--idle-speed", "20000",
+            "--quiet", "--keep", keep,
+        ])
+        #expect(demo.exitCode == 0, "\(demo.standardError)")
+        let db = keep + "/fairfuel.db"
+        let prune = try FairFuelExecutable.run(["store", "prune", "--db", db, "--now", "2027-01-01T00:00:00Z", "--max-age-days", "1"])
+        #expect(prune.exitCode == 0, "\(prune.standardError)")
+        let words = prune.standardOutput.split(separator: " ")
+        let before = try #require(Int64(words[0]))
+        let after = try #require(Int64(words[2]))
+        #expect(after < before, "\(prune.standardOutput)")
+        func size(_ path: String) -> Int64 { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64) ?? 0 }
+        #expect(after == size(db) + size(db + "-wal") + size(db + "-reserve"), "\(prune.standardOutput)")
+        #expect(prune.standardOutput.contains("WAL 0)"))
+        #expect(prune.standardOutput.contains("1 track(s) simplified for age"))
+    }
+}
