@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs FairFuel on a dongle: the binary, the board profile, the udev rules and
-# the systemd unit, then the fairfuel system user, udev and systemd steps.
+# the systemd units (fairfuel.service and fairfuel-usb-pull.service), then the fairfuel
+# system user, udev and systemd steps (both units enabled).
 # Safe to run again (an existing /etc/fairfuel/board.toml is kept).
 #
 #   sudo scripts/install.sh                        # build, install, enable the service
@@ -28,7 +29,7 @@ build=yes
 system=yes
 start=no
 
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "install.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
@@ -96,13 +97,17 @@ if [ "$uart" = yes ]; then
   say "/etc/udev/rules.d/99-fairfuel-mcu-uart.rules"
 fi
 
-# The unit, with ExecStart pointing where the binary went.
+# The units (the service, and the USB pull server the ttyGS0 udev rule starts), with ExecStart
+# pointing where the binary went.
+units="fairfuel.service fairfuel-usb-pull.service"
 install -d -m 0755 "$etc/systemd/system"
 unit="$(mktemp)"
 trap 'rm -f "$unit"' EXIT
-sed "s#^ExecStart=/usr/local/bin/fairfuel #ExecStart=$bindir/fairfuel #" "$root/systemd/fairfuel.service" > "$unit"
-install -m 0644 "$unit" "$etc/systemd/system/fairfuel.service"
-say "/etc/systemd/system/fairfuel.service"
+for name in $units; do
+  sed "s#^ExecStart=/usr/local/bin/fairfuel #ExecStart=$bindir/fairfuel #" "$root/systemd/$name" > "$unit"
+  install -m 0644 "$unit" "$etc/systemd/system/$name"
+  say "/etc/systemd/system/$name"
+done
 
 if [ "$system" = no ]; then
   echo "Files installed; skipped the user, udev and systemctl steps." >&2
@@ -128,7 +133,8 @@ fi
 
 if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
   systemctl daemon-reload
-  systemctl enable fairfuel.service
+  # shellcheck disable=SC2086 # the unit names are words
+  systemctl enable $units
   if [ "$start" = yes ]; then
     systemctl restart fairfuel.service
     say "fairfuel.service (re)started"

@@ -32,6 +32,7 @@ import Testing
             ("/etc/fairfuel/boards/README.md", 0o644),
             ("/etc/udev/rules.d/99-fairfuel-mcu.rules", 0o644),
             ("/etc/systemd/system/fairfuel.service", 0o644),
+            ("/etc/systemd/system/fairfuel-usb-pull.service", 0o644),
             ("/etc/fairfuel", 0o755),
         ]
         for (path, mode) in expected {
@@ -70,6 +71,28 @@ import Testing
         #expect(Self.mode(root + "/opt/fairfuel/bin/fairfuel") == 0o755)
         let unit = try String(contentsOfFile: root + "/etc/systemd/system/fairfuel.service", encoding: .utf8)
         #expect(unit.contains("\nExecStart=/opt/fairfuel/bin/fairfuel run --board /etc/fairfuel/board.toml\n"))
+        let pull = try String(contentsOfFile: root + "/etc/systemd/system/fairfuel-usb-pull.service", encoding: .utf8)
+        #expect(pull.contains("\nExecStart=/opt/fairfuel/bin/fairfuel usb-serve "))
+    }
+
+    /// Every systemd unit and dongle udev rule the README names is installed (and enabled, for units).
+    @Test func everyUnitTheReadmeNamesIsInstalledAndEnabled() throws {
+        let (directory, binary) = try Self.stage()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let root = directory + "/root"
+        let result = try ScriptRunner.run(Self.script, ["--destdir", root, "--no-build", "--binary", binary])
+        #expect(result.status == 0, "\(result.output)")
+        let readme = try String(contentsOfFile: ScriptRunner.root + "/README.md", encoding: .utf8)
+        let units = Set(readme.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "-" && $0 != "." && $0 != "/" })
+            .filter { $0.hasSuffix(".service") }.map { String($0.split(separator: "/").last!) })
+        #expect(units.count >= 2, "\(units)")
+        let script = try String(contentsOfFile: Self.script, encoding: .utf8)
+        for unit in units {
+            #expect(FileManager.default.fileExists(atPath: root + "/etc/systemd/system/" + unit), "\(unit) is not installed")
+            #expect(script.contains("units=\"") && script.split(separator: "\n").contains { $0.hasPrefix("units=") && $0.contains(unit) },
+                    "\(unit) is not enabled")
+        }
+        #expect(script.contains("systemctl enable $units"))
     }
 
     @Test func refusesBadArgumentsWithoutInstallingAnything() throws {
