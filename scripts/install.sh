@@ -12,7 +12,7 @@
 #   --prefix DIR     where bin/fairfuel goes (default /usr/local; the unit's ExecStart follows it)
 #   --destdir DIR    stage everything under DIR (also DESTDIR=DIR); implies --no-system
 #   --board NAME     the profile copied to /etc/fairfuel/board.toml when absent (default pi-zero-2w)
-#   --uart           also install udev/99-fairfuel-mcu-uart.rules (an MCU wired to the Pi's UART)
+#   --uart           also install udev/99-fairfuel-mcu-uart.rules (implied by a profile with mcu_board "fairfuel-uart")
 #   --binary PATH    install this binary instead of .build/release/fairfuel
 #   --no-build       do not run `swift build -c release --static-swift-stdlib` first
 #   --no-system      files only: no user, udev, or systemctl steps
@@ -54,6 +54,8 @@ if [ -n "$destdir" ]; then
   system=no   # a staging directory is not the running system
 fi
 [ -f "$root/boards/$board.toml" ] || die "no board profile boards/$board.toml"
+# A profile whose MCU is on the UART (the Pi Zero 2 W's: its one USB port is the pull gadget's) needs the UART rule.
+if grep -q '^mcu_board = "fairfuel-uart"' "$root/boards/$board.toml"; then uart=yes; fi
 if [ -z "$destdir" ] && [ "$(id -u)" -ne 0 ]; then
   die "run as root (sudo), or stage with --destdir DIR"
 fi

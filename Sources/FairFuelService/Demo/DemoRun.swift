@@ -40,6 +40,7 @@ public final class DemoRun {
         board.link.reconnectBackoffMinMs = 20
         board.link.reconnectBackoffMaxMs = 200
         board.gnss.source = .mcu
+        board.link.mcuBoard = "fairfuel-rev-b"  // the virtual MCU says it is rev B (USB)
         board.service.watchdogSeconds = 0
         return board
     }

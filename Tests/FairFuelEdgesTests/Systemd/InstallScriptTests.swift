@@ -38,7 +38,11 @@ import Testing
         for (path, mode) in expected {
             #expect(Self.mode(root + path) == mode, "\(path)")
         }
-        #expect(!FileManager.default.fileExists(atPath: root + "/etc/udev/rules.d/99-fairfuel-mcu-uart.rules"))
+        // The default profile (the Zero) has its MCU on the UART: its rule comes without --uart.
+        #expect(Self.mode(root + "/etc/udev/rules.d/99-fairfuel-mcu-uart.rules") == 0o644)
+        let pi4 = directory + "/pi4"
+        #expect(try ScriptRunner.run(Self.script, ["--destdir", pi4, "--no-build", "--binary", binary, "--board", "pi-4"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: pi4 + "/etc/udev/rules.d/99-fairfuel-mcu-uart.rules"))
         #expect(FileManager.default.contentsEqual(atPath: root + "/usr/local/bin/fairfuel", andPath: binary))
         #expect(FileManager.default.contentsEqual(
             atPath: root + "/etc/fairfuel/board.toml", andPath: ScriptRunner.root + "/boards/pi-zero-2w.toml"))
