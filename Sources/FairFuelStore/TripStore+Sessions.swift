@@ -160,13 +160,32 @@ extension TripStore {
         return open.map(\.0)
     }
 
+    /// Records untracked driving. A chunk that carries on the last one (within
+    /// `untrackedJoinGapMs`, same fuel scale, no refuel in between) extends it, so that one drive
+    /// nobody tapped in for is one trip in `fairfuel trips`, not one a minute.
     public func addUntracked(fromUTCMs: Int64, toUTCMs: Int64, distanceMeters: Double, fuelLiters: Double, fuelScale: Double = 1) throws(StoreError) {
         try write {
+            let last = try connection.query(
+                "SELECT id, from_utc_ms, to_utc_ms, fuel_scale FROM untracked_driving ORDER BY to_utc_ms DESC, id DESC LIMIT 1"
+            ) { ($0.int64(0), $0.int64(1), $0.int64(2), $0.double(3)) }.first
+            if let (id, lastFrom, lastTo, scale) = last, fromUTCMs >= lastTo, fromUTCMs - lastTo <= Self.untrackedJoinGapMs,
+               scale == fuelScale,
+               try connection.scalarInt(
+                   "SELECT COUNT(*) FROM refuels WHERE at_utc_ms >= ? AND at_utc_ms <= ?", .integer(lastFrom), .integer(toUTCMs)) == 0
+            {
+                try connection.run(
+                    "UPDATE untracked_driving SET to_utc_ms = ?, distance_m = distance_m + ?, fuel_l = fuel_l + ? WHERE id = ?",
+                    .integer(toUTCMs), .real(distanceMeters), .real(fuelLiters), .integer(id))
+                return
+            }
             try connection.run(
                 "INSERT INTO untracked_driving (from_utc_ms, to_utc_ms, distance_m, fuel_l, fuel_scale) VALUES (?, ?, ?, ?, ?)",
                 .integer(fromUTCMs), .integer(toUTCMs), .real(distanceMeters), .real(fuelLiters), .real(fuelScale))
         }
     }
+
+    /// Untracked chunks at most this far apart are one drive (the domain hands them out back to back).
+    static let untrackedJoinGapMs: Int64 = 5_000
 
     /// Sessions, oldest first, optionally filtered. An open session shows its totals so far
     /// (from its last stored point).

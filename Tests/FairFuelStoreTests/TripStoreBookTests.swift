@@ -267,6 +267,27 @@ import Testing
         #expect(try store.refuels()[2].refuel.liters == 15)
     }
 
+    /// The domain hands untracked driving out a minute at a time: back-to-back chunks are one drive.
+    @Test func backToBackUntrackedChunksAreOneDrive() throws {
+        let store = try TripStore(path: temporaryStorePath())
+        let minute: Int64 = 60_000
+        for k: Int64 in 0..<5 {
+            try store.addUntracked(fromUTCMs: Self.t0 + k * minute + (k > 0 ? 1_000 : 0), toUTCMs: Self.t0 + (k + 1) * minute,
+                                   distanceMeters: 500, fuelLiters: 0.05)
+        }
+        var drives = try store.untrackedDriving()
+        #expect(drives.count == 1)
+        #expect(drives[0].fromUTCMs == Self.t0 && drives[0].toUTCMs == Self.t0 + 5 * minute)
+        #expect(abs(drives[0].distanceMeters - 2_500) < 1e-9 && abs(drives[0].fuelLiters - 0.25) < 1e-9)
+        // A gap of more than 5 s is another drive; so is the chunk after a refuel, or one at another fuel scale.
+        try store.addUntracked(fromUTCMs: Self.t0 + 5 * minute + 6_000, toUTCMs: Self.t0 + 6 * minute, distanceMeters: 1, fuelLiters: 0.01)
+        try store.addRefuel(RefuelInput(atUTCMs: Self.t0 + 6 * minute + 500, liters: 10, cost: MinorUnits(100)))
+        try store.addUntracked(fromUTCMs: Self.t0 + 6 * minute + 1_000, toUTCMs: Self.t0 + 7 * minute, distanceMeters: 1, fuelLiters: 0.01)
+        try store.addUntracked(fromUTCMs: Self.t0 + 7 * minute, toUTCMs: Self.t0 + 8 * minute, distanceMeters: 1, fuelLiters: 0.01, fuelScale: 1.1)
+        drives = try store.untrackedDriving()
+        #expect(drives.count == 4)
+    }
+
     @Test func anOlderStoreGetsTheBookColumns() throws {
         let path = temporaryStorePath()
         do {
