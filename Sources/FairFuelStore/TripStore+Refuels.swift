@@ -293,7 +293,8 @@ extension TripStore {
     /// points decoded; any other is its start and its last point, which gives the same
     /// litres and metres for every window that does not cut it.
     /// With `session`, that session's trace alone, whoever drove it (a removed driver's is id 0).
-    func fuelTraces(session only: Int64? = nil) throws -> [FuelTrace] {
+    /// `alsoCutAt`: other moments the traces must be exact at (not only the refuels').
+    func fuelTraces(session only: Int64? = nil, alsoCutAt extraCuts: [Int64] = []) throws -> [FuelTrace] {
         let sessions = try connection.query(
             """
             SELECT id, COALESCE(driver_id, 0), driver_name, start_utc_ms, end_utc_ms, fuel_l, distance_m, fuel_scale
@@ -301,7 +302,7 @@ extension TripStore {
             """,
             .optional(only)
         ) { ($0.int64(0), DriverID($0.int64(1)), $0.text(2) ?? "", $0.int64(3), $0.optionalInt64(4), $0.double(5), $0.double(6), $0.double(7)) }
-        let refuelTimes = try connection.query("SELECT at_utc_ms FROM refuels ORDER BY at_utc_ms") { $0.int64(0) }
+        let refuelTimes = try connection.query("SELECT at_utc_ms FROM refuels ORDER BY at_utc_ms") { $0.int64(0) } + extraCuts
         return try sessions.map { (id, driver, name, start, storedEnd, fuel, distance, scale) in
             let session = SessionID(id)
             var points: [(Int64, Double)] = [(start, 0)]

@@ -47,7 +47,7 @@ extension TripStore {
         do {
             var liters = 0.0
             var meters = 0.0
-            for trace in try fuelTraces() {
+            for trace in try fuelTraces(alsoCutAt: [from, to]) {
                 liters += trace.fuel(from: from, to: to)
                 meters += trace.distance(from: from, to: to)
             }
