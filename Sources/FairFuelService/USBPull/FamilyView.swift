@@ -1,5 +1,6 @@
 import FairFuelCore
 import FairFuelPull
+import FairFuelStore
 
 /// The pulls of several dongles combined into one line per driver: distance, fuel, and what
 /// each owes across all cars (per currency, since cars may keep their books in different ones).
@@ -87,12 +88,15 @@ public struct FamilyView: Sendable, Equatable {
             }
             for f in PulledRecords.lines(try PullFiles.read(state + "/splits.tsv")) {
                 let share = try PulledRecords.share(f)
-                let i = slot(share.driverName, share.driverID)
+                let i = slot(share.beforeTracking ? "(before tracking)" : share.driverName, share.beforeTracking ? nil : share.driverID)
                 noteCar(i)
-                if let k = view.drivers[i].owes.firstIndex(where: { $0.currency == vehicle.currency }) {
+                // A bill keeps its own currency; a pull from an older dongle has the car's.
+                let currency = share.currency ?? vehicle.currency
+                let digits = share.currency.flatMap(VehicleProfile.minorDigits(ofCurrency:)) ?? vehicle.minorDigits
+                if let k = view.drivers[i].owes.firstIndex(where: { $0.currency == currency }) {
                     view.drivers[i].owes[k].amount += share.shareMinor
                 } else {
-                    view.drivers[i].owes.append((vehicle.currency, vehicle.minorDigits, share.shareMinor))
+                    view.drivers[i].owes.append((currency, digits, share.shareMinor))
                 }
             }
         }

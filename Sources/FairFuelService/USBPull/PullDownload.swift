@@ -121,12 +121,12 @@ public struct PullDownload {
 
         var shares: [PulledRecords.Share] = []
         for fields in PulledRecords.lines(splits) { shares.append(try PulledRecords.share(fields)) }
-        var csv = "refuel_id,at_utc,liters,bill_minor,full_tank,driver,share_liters,share_minor,currency\r\n"
+        var csv = "refuel_id,at_utc,liters,bill_minor,full_tank,driver,share_liters,share_minor,currency,before_tracking\r\n"
         var json: [String] = []
         for s in shares {
             csv += [String(s.refuelID), TripText.utc(s.atUTCMs) ?? "", JSONLine.formatFixed(s.liters, decimals: 3), String(s.costMinor),
                     s.fullTank ? "1" : "0", TripText.csvField(s.driverName), JSONLine.formatFixed(s.shareLiters, decimals: 3),
-                    String(s.shareMinor), units.currency].joined(separator: ",") + "\r\n"
+                    String(s.shareMinor), s.currency ?? units.currency, s.beforeTracking ? "1" : "0"].joined(separator: ",") + "\r\n"
             var j = JSONLine()
             j.add("refuel_id", s.refuelID)
             j.add("at_utc", TripText.utc(s.atUTCMs))
@@ -136,7 +136,8 @@ public struct PullDownload {
             j.add("driver", s.driverName.isEmpty ? nil : s.driverName)
             j.add("share_liters", s.shareLiters, decimals: 3)
             j.add("share_minor", s.shareMinor)
-            j.add("currency", units.currency)
+            j.add("currency", s.currency ?? units.currency)
+            j.add("before_tracking", s.beforeTracking)
             json.append(j.string)
         }
         try PullFiles.replace(directory + "/splits.csv", with: csv)

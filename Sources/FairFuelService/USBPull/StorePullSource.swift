@@ -77,6 +77,8 @@ public struct StorePullSource: PullDataSource {
                         String(split.id), String(split.refuel.atUTCMs), JSONLine.formatFixed(split.refuel.liters, decimals: 3),
                         String(split.refuel.cost.value), split.refuel.fullTank ? "1" : "0", share.driver.map { String($0.rawValue) } ?? "",
                         share.driverName ?? "", JSONLine.formatFixed(share.fuelLiters, decimals: 3), String(share.cost.value),
+                        // The bill's own currency, and whether the share is the baseline's (older laptops read nine fields).
+                        split.refuel.currency ?? "", share.beforeTracking ? "1" : "0",
                     ]).utf8)
                 }
                 records += 1

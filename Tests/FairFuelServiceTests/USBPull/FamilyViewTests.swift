@@ -79,6 +79,22 @@ import Testing
         #expect(try FamilyView.load(directories: [first, old]).cars.count == 2)
     }
 
+    /// Each bill keeps its currency through the pull; the baseline's share is no driver's and not untracked driving.
+    @Test func sharesKeepTheirBillsCurrencyAndTheBaselineStandsApart() throws {
+        let golf = try Self.pull(
+            vehicle: "Golf\tUSD\t2\tmetric\tpetrol\t11111111-aaaa-4aaa-8aaa-aaaaaaaaaaaa",
+            drivers: ["1\tAlice\t"], trips: [Self.trip(1, driverID: "1", name: "Alice", meters: 10_000, liters: 0.7)],
+            splits: ["1\t1763630000000\t40\t7250\t1\t\t\t26\t7250\tEUR\t1",
+                     "2\t1763640000000\t10\t2000\t1\t1\tAlice\t9\t1800\tEUR\t0",
+                     "2\t1763640000000\t10\t2000\t1\t\t\t1\t200\tEUR\t0",
+                     "3\t1763650000000\t10\t2100\t1\t1\tAlice\t10\t2100\tUSD\t0"])
+        let view = try FamilyView.load(directories: [golf])
+        let alice = try #require(view.drivers.first { $0.name == "Alice" })
+        #expect(alice.owes.map { "\($0.currency) \($0.amount)" } == ["EUR 1800", "USD 2100"])
+        #expect(view.drivers.first { $0.name == "(before tracking)" }?.owes.map(\.amount) == [7250])
+        #expect(view.drivers.first { $0.name == "(untracked)" }?.owes.map(\.amount) == [200])
+    }
+
     @Test func aDirectoryWithoutAPullIsAClearError() {
         #expect(throws: (any Error).self) { try FamilyView.load(directories: [NSTemporaryDirectory() + "no-such-pull"]) }
         do {
