@@ -74,6 +74,8 @@ extension TripStore {
         var applied: [Int64] = []
         var leftOut: [Int64] = []
         let change = try rebook(force: false) {
+            applied.removeAll()  // a write retried after a full disk runs the body again
+            leftOut.removeAll()
             if var vehicle {
                 vehicle.untrackedPolicy = policy
                 try writeVehicleInTransaction(vehicle)

@@ -125,7 +125,9 @@ extension TripStore {
     public func rebook(force: Bool, _ body: () throws -> Void) throws(StoreError) -> BookChange {
         try write(durable: true) {
             let before = try splits()
-            let settledBefore = try recomputeSplitsInTransaction(dryRun: true)
+            // What the data made of the settled bills before the change (nothing to compare without any).
+            let anySettled = try connection.scalarInt("SELECT COUNT(*) FROM refuels WHERE settled_utc_ms IS NOT NULL") ?? 0 > 0
+            let settledBefore = anySettled ? try recomputeSplitsInTransaction(dryRun: true) : [:]
             try body()
             let settledAfter = try recomputeSplitsInTransaction()
             let touched = settledAfter.keys.filter { settledBefore[$0] != nil && settledBefore[$0] != settledAfter[$0] }.sorted()
@@ -143,6 +145,7 @@ extension TripStore {
         guard !trips.isEmpty else { throw .invalid("no trip to assign") }
         var corrections: [TripCorrection] = []
         let change = try rebook(force: force) {
+            corrections.removeAll()  // a write retried after a full disk runs the body again
             guard let name = try connection.scalarText("SELECT name FROM drivers WHERE id = ? AND removed = 0", .integer(driver.rawValue))
             else { throw StoreError.notFound("no current driver with id \(driver.rawValue)") }
             for trip in trips {
@@ -183,6 +186,7 @@ extension TripStore {
         }
         var correction = TripCorrection(trip: trip, session: nil, untracked: [], driverName: nil, previousDriverName: nil)
         let change = try rebook(force: force) {
+            correction.untracked.removeAll()  // a write retried after a full disk runs the body again
             correction.previousDriverName = try closedSession(id)
             guard let trace = try fuelTraces(session: id).first, let start = trace.points.first?.0, let end = trace.points.last?.0 else {
                 throw StoreError.invalid("trip \(id) has no UTC time yet; it cannot be deleted before the first fix stamps it")
