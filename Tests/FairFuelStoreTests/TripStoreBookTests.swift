@@ -301,6 +301,8 @@ import Testing
         }
         let store = try TripStore(path: path)
         #expect(try store.refuels().map(\.refuel.untrackedPolicy) == [.proRata])
+        // Split once by today's rules on the upgrade: the first full fill-up is the baseline.
+        #expect(try store.splits().map { $0.shares.map(\.beforeTracking) } == [[true]])
         #expect(try store.refuels().map(\.refuel.settledUTCMs) == [nil])
         let uid = try #require(try store.connection.scalarText("SELECT uid FROM vehicle WHERE id = 1"))
         #expect(uid.count == 36 && uid.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
