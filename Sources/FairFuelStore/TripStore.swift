@@ -83,8 +83,9 @@ public final class TripStore {
             try migrator.migrate(connection)
             restoreDiskReserve()
             // An older store's bills were split before bills had a baseline: split them by today's rules once.
+            // A failure (a full disk) must not keep the service from starting: the next correction re-splits.
             if !appliedBefore.isEmpty && !appliedBefore.contains(StoreSchema.familyBook.name) {
-                try rebook(force: true) {}
+                do { try rebook(force: true) {} } catch { log(.warning, "re-splitting the bills after the upgrade failed: \(error)") }
             }
         }
     }
