@@ -17,6 +17,10 @@ public struct BillChange: Sendable, Equatable {
 public struct BookChange: Sendable, Equatable {
     public var bills: [BillChange]
 
+    public init(bills: [BillChange]) {
+        self.bills = bills
+    }
+
     init(before: [RefuelSplit], after: [RefuelSplit], keptSettled: [Int64]) {
         let old = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         bills = after.compactMap { split in

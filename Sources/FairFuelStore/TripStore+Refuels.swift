@@ -66,10 +66,15 @@ extension TripStore {
     /// With `force`, a refuel that would move a settled bill's shares is stored and that bill is kept as it is.
     @discardableResult
     public func addRefuel(_ refuel: RefuelInput, force: Bool = false) throws(StoreError) -> Int64 {
+        try addRefuelShowingChange(refuel, force: force).id
+    }
+
+    /// `addRefuel`, with the bills it moved (the new one among them, with no shares before).
+    public func addRefuelShowingChange(_ refuel: RefuelInput, force: Bool = false) throws(StoreError) -> (id: Int64, change: BookChange) {
         let vehicle = try vehicle()
         try validate(refuel, vehicle: vehicle)
         var id: Int64 = 0
-        try rebook(force: force) {
+        let change = try rebook(force: force) {
             try connection.run(
                 """
                 INSERT INTO refuels (at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note, currency,
@@ -82,7 +87,7 @@ extension TripStore {
                 .text((refuel.untrackedPolicy ?? vehicle.untrackedPolicy).rawValue))
             id = connection.lastInsertRowID
         }
-        return id
+        return (id, change)
     }
 
     /// Refuels closer than this to a recorded one are the same refuel entered twice.

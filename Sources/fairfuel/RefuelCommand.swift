@@ -79,9 +79,12 @@ struct RefuelCommand: ParsableCommand {
                 atUTCMs: timestamp, liters: volume, cost: amount, fullTank: !partial, odometerKilometers: odometer,
                 fuelType: fuel, station: station, note: note, currency: vehicle.currency, enteredUTCMs: wallClockUTCMs())
             do {
-                let id = try db.addRefuel(input, force: force)
+                let (id, change) = try db.addRefuelShowingChange(input, force: force)
                 print("refuel \(id): \(units.volumeText(liters: volume)) for \(units.moneyWithCurrency(amount)), "
                     + "\(partial ? "partial" : "full tank"), at \(TripText.utc(timestamp)!)")
+                // A refuel entered late, between two others, moves the bill after it (or, first, the baseline).
+                let others = BookChange(bills: change.bills.filter { $0.refuelID != id })
+                if !others.bills.isEmpty { print("other bills re-split:\n" + BookChangeText.text(others, units: units), terminator: "") }
             } catch {
                 throw UserFacingError("\(error)")
             }

@@ -179,6 +179,16 @@ import TestSupport
         try Self.expectBillsAddUp(db)
     }
 
+    @Test func aRefuelEnteredLateSaysWhichBillsItMoved() throws {
+        let db = try Self.store()
+        let add = try Self.run(["refuel", "--at", "2026-11-20T08:00:10Z", "--liters", "1", "--cost", "1.80", "--db", db])
+        #expect(add.exitCode == 0, "\(add.standardError)")
+        #expect(add.standardOutput.contains("other bills re-split:\nbill 2 of 2026-11-20 09:00, 2.71 EUR re-split:"), "\(add.standardOutput)")
+        try Self.expectBillsAddUp(db)
+        let atTheEnd = try Self.run(["refuel", "--at", "2026-12-20T08:00:00Z", "--liters", "1", "--cost", "1.80", "--db", db])
+        #expect(!atTheEnd.standardOutput.contains("other bills"), "\(atTheEnd.standardOutput)")
+    }
+
     @Test func billsKeepTheirCurrencyAndTotalsNeverAddTwo() throws {
         let db = try Self.store()
         #expect(try Self.run(["vehicle", "set", "--currency", "usd", "--db", db]).exitCode == 0)
