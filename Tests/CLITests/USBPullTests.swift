@@ -172,6 +172,8 @@ import TestSupport
         let trips = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/trips.json"))) as! [[String: Any]]
         #expect(trips.map { $0["driver"] as? String } == ["Bob"])
         #expect(!FileManager.default.fileExists(atPath: out + "/tracks/trip-\(ids[1]).gpx"))
+        let gpx = try String(contentsOfFile: out + "/tracks/trip-\(ids[0]).gpx", encoding: .utf8)
+        #expect(gpx.contains("driver Bob") && gpx.contains("<trkpt"), "\(gpx.prefix(400))")
         let journal = try String(contentsOfFile: out + "/.fairfuel-pull/trips.tsv", encoding: .utf8)
         #expect(journal.split(separator: "\n").count == 1)
     }

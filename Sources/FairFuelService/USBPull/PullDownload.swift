@@ -85,13 +85,16 @@ public struct PullDownload {
             guard page.more, page.records > 0 else { break }
             cursor = max(cursor, page.nextCursor)
         }
-        client.bye()
         var removed = 0
         var updated = 0
         for (id, trip) in journal {
             if let now = listed[id] {
                 if now != journalFields[id] {
-                    journal[id] = try PulledRecords.trip(now)
+                    let trip = try PulledRecords.trip(now)
+                    // The GPX names the driver: written again with the corrected record.
+                    let points = try track(client, trip: id)
+                    try PullFiles.replace(gpxPath(id), with: GPXWriter.document(name: "Trip \(id)", trip: trip, points: points))
+                    journal[id] = trip
                     journalFields[id] = now
                     updated += 1
                 }
@@ -107,6 +110,7 @@ public struct PullDownload {
             let lines = journalFields.keys.sorted().compactMap { journalFields[$0].map(PullRecordLine.encode) }
             try PullFiles.replace(journalPath, with: lines.joined())
         }
+        client.bye()
         try writeOutputs(trips: journal.values.sorted { $0.id < $1.id }, vehicle: vehicle, splits: splits, summary: summary)
         return Report(
             tripsPulled: pulled, tripsInDirectory: journal.count, noiseFrames: client.noiseCount, tripsRemoved: removed, tripsUpdated: updated)
