@@ -87,7 +87,8 @@ import Testing
         let unit = try String(contentsOfFile: Self.path, encoding: .utf8)
             .replacingOccurrences(of: "ExecStart=/usr/sbin/fairfueld", with: "ExecStart=\(directory)/fairfueld")
         try unit.write(toFile: directory + "/fairfuel.service", atomically: true, encoding: .utf8)
-        let result = try ScriptRunner.run(Self.systemdAnalyze!, ["verify", directory + "/fairfuel.service"])
+        // --man=no: the Documentation= man pages come with the package, not with this checkout.
+        let result = try ScriptRunner.run(Self.systemdAnalyze!, ["verify", "--man=no", directory + "/fairfuel.service"])
         #expect(result.status == 0, "systemd-analyze verify: \(result.output)")
         #expect(!result.output.contains("fairfuel.service:"), "\(result.output)")
     }

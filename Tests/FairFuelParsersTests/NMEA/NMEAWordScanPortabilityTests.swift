@@ -40,7 +40,7 @@ import Testing
         let text = "$" + body + "*" + (hex.count == 1 ? "0" + hex : hex)
         for offset in 0..<8 {
             let error = #expect(throws: NMEAError.self) { try NMEAParser().parse(Self.placed(text, at: offset)) }
-            #expect(error == .badChecksum(expected: wrong, actual: sum), "offset \(offset)")
+            #expect(error == .badChecksum(expected: sum, actual: wrong), "offset \(offset)")
         }
     }
 
