@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // FairFuel: the in-car dongle service. Layers, bottom up (a lower layer never
 // imports a higher one): Core -> Link, Parsers -> Domain -> Store -> Edges ->
-// Service -> the `fairfuel` CLI. The C libraries are reached only from Store
+// Service -> the `fairfuel` CLI and the `fairfueld` daemon. The C libraries are reached only from Store
 // (sqlite3) and Edges (libserialport, libgps).
 import PackageDescription
 
@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "fairfuel", targets: ["fairfuel"]),
+        .executable(name: "fairfueld", targets: ["fairfueld"]),
         .library(name: "FairFuelCore", targets: ["FairFuelCore"]),
         .library(name: "FairFuelLink", targets: ["FairFuelLink"]),
         .library(name: "FairFuelParsers", targets: ["FairFuelParsers"]),
@@ -67,6 +68,8 @@ let package = Package(
                 "FairFuelSimulation", "FairFuelService", "FairFuelStore", "FairFuelSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The daemon systemd runs (/usr/sbin/fairfueld): the service alone, no argument parser.
+        .executableTarget(name: "fairfueld", dependencies: ["FairFuelService"]),
 
         .target(
             name: "TestSupport",
@@ -92,10 +95,10 @@ let package = Package(
         .testTarget(
             name: "CLITests", dependencies: ["fairfuel", "TestSupport"],
             exclude: ["Fixtures"]),
-        // `fairfuel run` and `fairfuel sim` as separate processes on real pseudo-terminals.
+        // `fairfuel run`, `fairfueld` and `fairfuel sim` as separate processes on real pseudo-terminals.
         .testTarget(
             name: "FairFuelIntegrationTests",
-            dependencies: ["fairfuel", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation"],
+            dependencies: ["fairfuel", "fairfueld", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation"],
             resources: [.copy("Fixtures")]),
     ]
 )

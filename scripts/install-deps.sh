@@ -13,6 +13,11 @@ packages=(
   socat               # pseudo-terminal pairs between processes in the tests
   libxml2-utils       # xmllint: the GPX export is checked against the GPX 1.1 schema
   chromium            # headless rendering of the HTML report in its test
+  dpkg-dev            # dpkg-shlibdeps and strip: scripts/build-deb.sh computes the package's Depends
+  chrpath             # drops SwiftPM's RUNPATH $ORIGIN from the packaged binaries
+  help2man            # fairfuel(1) and fairfueld(8), generated from the commands' --help
+  lintian             # the package's check (scripts/build-deb.sh --lintian)
+  debootstrap         # the throw-away bookworm root of the install test (scripts/test-deb-install.sh)
 )
 
 missing=()

@@ -1,11 +1,5 @@
 import ArgumentParser
-import FairFuelEdges
-import FairFuelCore
 import FairFuelService
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +10,7 @@ struct RunCommand: ParsableCommand {
             SIGTERM or SIGINT: flush the store and exit. SIGHUP: reload the provisioning.
             """)
 
-    @Option(help: "Board profile (TOML); default: /etc/fairfuel/board.toml if present, else the built-in Pi Zero 2 W.")
+    @Option(help: "Board profile (TOML); default: /etc/fairfuel/fairfuel.toml if present, else the built-in Pi Zero 2 W.")
     var board: String?
     @Option(help: "The MCU's serial port (overrides the board profile).")
     var port: String?
@@ -27,45 +21,11 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
-        let profile = try loadBoard()
-        // Signals are blocked before any thread starts, then read from a signalfd in the loop.
-        let signals: SignalWatcher
+        // The daemon's body is shared with `fairfueld` (ServiceDaemon, FairFuelService).
         do {
-            signals = try SignalWatcher()
-        } catch {
-            throw UserFacingError("\(error)")
-        }
-        SignalWatcher.ignoreBrokenPipe()
-        let logger = StandardErrorLog.logger(minimumLevel: verbose ? .debug : .info)
-        let runtime: ServiceRuntime
-        do {
-            runtime = try ServiceRuntime(options: .init(
-                board: profile, storePath: store.path ?? environment("FAIRFUEL_DB") ?? profile.store.path,
-                port: port, controlSocketPath: controlSocket, logger: logger,
-                notifier: SystemdNotifier.fromProcessEnvironment()))
-        } catch {
-            logger.error("cannot start: \(error)")
-            throw UserFacingError("cannot start: \(error)")
-        }
-        // Start-up is over: the code only it ran need not stay resident (see StartupCodePages).
-        StartupCodePages.release()
-        runtime.runLoop(extraDescriptors: [signals.fileDescriptor], onReadable: { _ in
-            while let signal = try? signals.next() {
-                logger.notice("\(signal) received")
-                if signal == .hangup {
-                    runtime.reloadProvisioning()
-                } else {
-                    runtime.requestStop()
-                }
-            }
-        })
-    }
-
-    private func loadBoard() throws -> BoardProfile {
-        let path = board ?? (access(BoardProfile.installedPath, R_OK) == 0 ? BoardProfile.installedPath : nil)
-        guard let path else { return .piZero2W }
-        do {
-            return try BoardProfile.load(path: path)
+            _ = try ServiceDaemon.run(ServiceDaemonOptions(
+                boardPath: board, port: port, controlSocketPath: controlSocket,
+                storePath: store.path, verbose: verbose))
         } catch {
             throw UserFacingError("\(error)")
         }

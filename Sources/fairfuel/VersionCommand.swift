@@ -1,6 +1,7 @@
 import ArgumentParser
 import FairFuelEdges
 import FairFuelSQLite
+import FairFuelService
 
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,8 +14,4 @@ struct VersionCommand: ParsableCommand {
         print("libgps API \(GPSDLibrary.apiVersion) (session structure \(GPSDLibrary.sessionStructureBytes) bytes)")
         print("sqlite \(SQLiteLibrary.version)")
     }
-}
-
-enum FairFuelVersion {
-    static let string = "0.1.0"
 }

@@ -1,8 +1,8 @@
 import FairFuelEdges
 
 extension BoardProfile: TOMLProfile {
-    /// Where an installed dongle keeps its profile (a copy of one of `boards/*.toml`).
-    public static let installedPath = "/etc/fairfuel/board.toml"
+    /// Where an installed dongle keeps its profile: the package's conffile, a copy of `boards/pi-zero-2w.toml`.
+    public static let installedPath = "/etc/fairfuel/fairfuel.toml"
 
     /// Line rates a Linux tty can be set to without a custom divisor.
     public static let standardBaudRates: [Int] = [

@@ -62,11 +62,11 @@ final class IntegrationRig: @unchecked Sendable {
     // MARK: Children
 
     /// Starts `fairfuel ARGUMENTS` in the background; its output goes to `NAME-N.out` and `.err`.
-    func spawn(_ name: String, _ arguments: [String]) throws -> ChildProcess {
+    func spawn(_ name: String, _ arguments: [String], executable: String = FairFuelExecutable.path) throws -> ChildProcess {
         sequence += 1
         let base = "\(directory)/\(name)-\(sequence)"
         let child = try ChildProcess(
-            name: name, executable: FairFuelExecutable.path, arguments: arguments,
+            name: name, executable: executable, arguments: arguments,
             outputPath: base + ".out", errorPath: base + ".err")
         children.append(child)
         return child
@@ -87,6 +87,18 @@ final class IntegrationRig: @unchecked Sendable {
     /// `fairfuel run` on the sim's link, once its control socket answers.
     func startRun(extra: [String] = []) throws -> ChildProcess {
         let run = try spawn("run", ["run", "--port", linkPath, "--db", databasePath, "--control", controlPath] + extra)
+        return try waitForService(run)
+    }
+
+    /// The daemon `fairfueld` (built beside `fairfuel`) instead of `fairfuel run`: the same options.
+    func startDaemon(extra: [String] = []) throws -> ChildProcess {
+        let daemon = (FairFuelExecutable.path as NSString).deletingLastPathComponent + "/fairfueld"
+        let run = try spawn(
+            "fairfueld", ["--port", linkPath, "--db", databasePath, "--control", controlPath] + extra, executable: daemon)
+        return try waitForService(run)
+    }
+
+    private func waitForService(_ run: ChildProcess) throws -> ChildProcess {
         try waitUntil("the service answers on its control socket", seconds: 60) {
             guard run.isRunning else { throw Failure(description: "run ended early (\(run.poll()!)): \(run.standardError)") }
             return status() != nil

@@ -1,0 +1,91 @@
+import FairFuelCore
+import FairFuelEdges
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `fairfueld` and `fairfuel run` were asked for; nil means "the board profile's value".
+public struct ServiceDaemonOptions: Sendable, Equatable {
+    /// Board profile file; nil: `BoardProfile.installedPath` if readable, else the built-in Pi Zero 2 W.
+    public var boardPath: String?
+    public var port: String?
+    public var controlSocketPath: String?
+    /// Store file; nil: `$FAIRFUEL_DB`, else the board profile's store path.
+    public var storePath: String?
+    public var verbose: Bool
+
+    public init(boardPath: String? = nil, port: String? = nil, controlSocketPath: String? = nil,
+                storePath: String? = nil, verbose: Bool = false) {
+        self.boardPath = boardPath
+        self.port = port
+        self.controlSocketPath = controlSocketPath
+        self.storePath = storePath
+        self.verbose = verbose
+    }
+}
+
+/// Why the daemon could not start; the message is for the operator, as is.
+public struct ServiceDaemonError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The daemon's `main`, shared by `fairfueld` and `fairfuel run` so that both run the same code:
+/// board profile, signals, logger, runtime, poll loop.
+public enum ServiceDaemon {
+    /// Runs the service until SIGTERM or SIGINT; returns the exit status (0 after a clean stop).
+    public static func run(_ options: ServiceDaemonOptions) throws(ServiceDaemonError) -> Int32 {
+        let profile = try loadBoard(path: options.boardPath)
+        // Signals are blocked before any thread starts, then read from a signalfd in the loop.
+        let signals: SignalWatcher
+        do {
+            signals = try SignalWatcher()
+        } catch {
+            throw ServiceDaemonError("\(error)")
+        }
+        SignalWatcher.ignoreBrokenPipe()
+        let logger = StandardErrorLog.logger(minimumLevel: options.verbose ? .debug : .info)
+        let runtime: ServiceRuntime
+        do {
+            runtime = try ServiceRuntime(options: .init(
+                board: profile, storePath: storePath(options.storePath, profile: profile),
+                port: options.port, controlSocketPath: options.controlSocketPath, logger: logger,
+                notifier: SystemdNotifier.fromProcessEnvironment()))
+        } catch {
+            logger.error("cannot start: \(error)")
+            throw ServiceDaemonError("cannot start: \(error)")
+        }
+        // Start-up is over: the code only it ran need not stay resident (see StartupCodePages).
+        StartupCodePages.release()
+        runtime.runLoop(extraDescriptors: [signals.fileDescriptor], onReadable: { _ in
+            while let signal = try? signals.next() {
+                logger.notice("\(signal) received")
+                if signal == .hangup {
+                    runtime.reloadProvisioning()
+                } else {
+                    runtime.requestStop()
+                }
+            }
+        })
+        return 0
+    }
+
+    /// The profile at `path`, else the installed one if readable, else the built-in Pi Zero 2 W.
+    public static func loadBoard(path: String?) throws(ServiceDaemonError) -> BoardProfile {
+        let path = path ?? (access(BoardProfile.installedPath, R_OK) == 0 ? BoardProfile.installedPath : nil)
+        guard let path else { return .piZero2W }
+        do {
+            return try BoardProfile.load(path: path)
+        } catch {
+            throw ServiceDaemonError("\(error)")
+        }
+    }
+
+    /// `--db`, else a non-empty `$FAIRFUEL_DB`, else the profile's store path.
+    static func storePath(_ explicit: String?, profile: BoardProfile) -> String {
+        if let explicit { return explicit }
+        if let value = getenv("FAIRFUEL_DB"), value.pointee != 0 { return String(cString: value) }
+        return profile.store.path
+    }
+}
