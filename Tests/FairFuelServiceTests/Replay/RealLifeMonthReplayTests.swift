@@ -37,12 +37,13 @@ struct RealLifeMonthReplayTests {
                 "\(outcome.wrongDriverMeters) m given to a driver who did not drive them")
     }
 
-    /// km to untracked and to a wrong driver per 100 service kills while driving: the same
-    /// restarts-only month replayed whole and cut. Off by default (about two minutes); run with
-    /// FAIRFUEL_KILL_STUDY=1 swift test --filter killStudy
+    /// km to untracked and to a wrong driver per 100 service kills while driving (one kill in
+    /// every trip): the same restarts-only month replayed whole and cut. Off by default (about
+    /// three minutes for 40 days, which hold about 100 kills); run with
+    /// FAIRFUEL_KILL_STUDY=1 swift test --filter killStudy (FAIRFUEL_KILL_STUDY_DAYS=N for another length).
     @Test("km lost per 100 kills", .enabled(if: ProcessInfo.processInfo.environment["FAIRFUEL_KILL_STUDY"] == "1"))
     func killStudy() throws {
-        let days = Int(ProcessInfo.processInfo.environment["FAIRFUEL_KILL_STUDY_DAYS"] ?? "") ?? 18
+        let days = Int(ProcessInfo.processInfo.environment["FAIRFUEL_KILL_STUDY_DAYS"] ?? "") ?? 40
         let whole = try Self.replayMonth(seed: 4242, days: days, realLife: .restartsOnly, cut: false)
         let cut = try Self.replayMonth(seed: 4242, days: days, realLife: .restartsOnly, cut: true)
         #expect(whole.replayFailures.isEmpty && cut.replayFailures.isEmpty)

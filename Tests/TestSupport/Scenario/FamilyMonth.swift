@@ -45,14 +45,14 @@ public struct FamilyMonth {
 
         public init() {}
 
-        /// Restarts only: two or three in every trip, nothing else (km lost per kill).
+        /// Restarts only: one in every trip (so that each kill's loss is its own), nothing else.
         public static var restartsOnly: RealLife {
             var life = RealLife()
             life.kioskQueueMinutes = 0...0
             life.parkChance = 0
             life.brownOutChance = 0
             life.restartChance = 1
-            life.restartsPerTrip = 2...3
+            life.restartsPerTrip = 1...1
             return life
         }
     }
