@@ -10,9 +10,10 @@ import TestSupport
 
 /// Issue 12's proof: the family's driving with what real cars see (kiosk queues of 3 to 12
 /// minutes, parks of 5 to 40 minutes half ended without a new tap, MCU brown-outs and
-/// service restarts while driving), each day's capture cut at the restarts into parts that
-/// separate `fairfuel replay` processes run one after the other on one store, as a
-/// restarted service would; a restart loses 2 to 5 s of link traffic, as a killed process does.
+/// service restarts while driving), each day's capture cut into parts that separate
+/// `fairfuel replay` processes run one after the other on one store, as a restarted service
+/// would: at each restart (losing 2 to 5 s of link traffic, as a killed process does) and at
+/// each power-up of the dongle (a park longer than the 15-minute hold-up powers it off).
 /// Then: money against the truth, and kilometres given to a driver who did not drive them.
 @Suite("Real-life month replay", .serialized)
 struct RealLifeMonthReplayTests {
@@ -67,6 +68,7 @@ struct RealLifeMonthReplayTests {
         var trips = 0
         var parts = 0
         var restarts = 0
+        var powerUps = 0
         var brownOuts = 0
         var kioskStops = 0
         var parks = 0
@@ -98,8 +100,8 @@ struct RealLifeMonthReplayTests {
 
         func summary(title: String) -> String {
             """
-            \(title): \(trips) trips, \(frames) frames in \(parts) capture parts (\(restarts) restarts while driving, \
-            each losing 2-5 s), \(brownOuts) MCU brown-outs, \(kioskStops) kiosk queues of 3-12 min, \(parks) parks of \
+            \(title): \(trips) trips, \(frames) frames in \(parts) capture parts, one `replay` each (\(powerUps) \
+            power-ups after a hold-up ran out, \(restarts) restarts while driving, each losing 2-5 s), \(brownOuts) MCU brown-outs, \(kioskStops) kiosk queues of 3-12 min, \(parks) parks of \
             5-40 min (\(parksWithoutTap) without a new tap); replayed by \(runner)
             sessions \(sessions): \(powerLossSessions) ended power_loss, \(resumedSessions) resumed, \
             \(continuedSessions) continued after a park; \(endedAtStartup) ended at a replay's start
@@ -148,8 +150,13 @@ struct RealLifeMonthReplayTests {
             outcome.trips += day.trips
             let origin = day.events.first?.timeMs ?? 0
             let capture = ScenarioCapture.bytes(day.events, originMs: origin, comment: "real-life month, seed \(seed), day \(day.index)")
-            let cuts = cut ? day.restartsMs.map { (atMs: $0 - origin, lostMs: Int64(cutRandom.integer(2_000...5_000))) } : []
-            outcome.restarts += cuts.count
+            let kills = cut ? day.restartsMs.map { (atMs: $0 - origin, lostMs: Int64(cutRandom.integer(2_000...5_000))) } : []
+            outcome.restarts += kills.count
+            // The dongle (and its service) is off after each drive's hold-up: every power-up is a
+            // new process too, which loses nothing (the capture has a gap there anyway).
+            let powerUps = day.powerUpsMs.map { (atMs: $0 - origin, lostMs: Int64(0)) }.filter { $0.atMs > 0 }
+            outcome.powerUps += powerUps.count
+            let cuts = (kills + powerUps).sorted { $0.atMs < $1.atMs }
             let parts = Self.split(capture, at: cuts, comment: "real-life month, seed \(seed), day \(day.index)")
             var paths: [String] = []
             for (index, part) in parts.enumerated() {

@@ -25,6 +25,8 @@ public struct FamilyMonth {
         public var trips: Int
         /// Service restarts while driving (link time): where a test cuts the day's capture.
         public var restartsMs: [Int64] = []
+        /// When the dongle powered up (link time, just before its HELLO): the service starts afresh there too.
+        public var powerUpsMs: [Int64] = []
     }
 
     /// What real cars see, drawn from a generator of its own.
@@ -107,7 +109,8 @@ public struct FamilyMonth {
         default:
             familyOuting(day: index)
         }
-        return Day(index: index, events: world.takeEvents(), trips: trips - before, restartsMs: world.takeRestarts())
+        return Day(index: index, events: world.takeEvents(), trips: trips - before, restartsMs: world.takeRestarts(),
+            powerUpsMs: world.takePowerUps())
     }
 
     /// The family fills the tank up at home after the last day, so that the driving since the

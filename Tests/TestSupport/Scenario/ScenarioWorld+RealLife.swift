@@ -25,6 +25,13 @@ extension ScenarioWorld {
     /// Brown-outs that happened so far, at the moment the MCU went dark.
     public var brownOutsMs: [Int64] { lifeEvents.happenedBrownOutsMs }
 
+    /// When the dongle powered up (the ignition after the hold-up ran out) since the last call:
+    /// the service on it starts afresh there, in link time.
+    public mutating func takePowerUps() -> [Int64] {
+        defer { lifeEvents.powerUpsMs.removeAll() }
+        return lifeEvents.powerUpsMs
+    }
+
     /// The restarts that happened since the last call, in link time.
     public mutating func takeRestarts() -> [Int64] {
         defer { lifeEvents.happenedRestartsMs.removeAll() }
@@ -107,6 +114,7 @@ struct LifeEvents: Sendable {
     var restartsMs: [Int64] = []
     var happenedBrownOutsMs: [Int64] = []
     var happenedRestartsMs: [Int64] = []
+    var powerUpsMs: [Int64] = []
     /// The MCU is dark in [silentFromMs, silentUntilMs).
     var silentFromMs: Int64 = .max
     var silentUntilMs: Int64 = .min
