@@ -82,12 +82,16 @@ public struct UntrackedDriving: Sendable, Equatable {
     public var to: LinkMilliseconds
     public var distance: Meters
     public var fuel: Liters
+    /// Who may have driven it (the last driver of a trip it may continue, fobs aboard),
+    /// for the family to confirm; never a decision.
+    public var candidates: DriverCandidates
 
-    public init(from: LinkMilliseconds, to: LinkMilliseconds, distance: Meters, fuel: Liters) {
+    public init(from: LinkMilliseconds, to: LinkMilliseconds, distance: Meters, fuel: Liters, candidates: DriverCandidates = DriverCandidates()) {
         self.from = from
         self.to = to
         self.distance = distance
         self.fuel = fuel
+        self.candidates = candidates
     }
 }
 
@@ -97,6 +101,11 @@ public enum DomainOutput: Sendable, Equatable {
     case transition(from: SessionState, to: SessionState, at: LinkMilliseconds)
     case sessionStarted(driver: DriverID, at: LinkMilliseconds)
     case sessionEnded(SessionRecord)
+    /// A trip goes on without a tap (continuity rules): the ended or interrupted session is
+    /// reopened, or a new one starts for the same driver.
+    case sessionResumed(SessionResumption)
+    /// The session a restart found open will not go on: it ends at its last stored moment.
+    case interruptedTripEnded(at: LinkMilliseconds)
     case tripPoint(TripPoint)
     case untrackedDriving(UntrackedDriving)
     /// A tag nobody is provisioned with, for a technician to bind.

@@ -13,6 +13,8 @@ public struct MonitorConfiguration: Sendable, Equatable {
     public var untrackedChunkMs: Int64 = 60_000
     /// Without ignition sense and outside a session, a stopped engine is assumed off after this.
     public var assumedEngineOffAfterMs: Int64 = 300_000
+    /// When a drive without a tap goes on as the last driver's trip.
+    public var continuity = ContinuityThresholds()
 
     public init() {}
 }
@@ -37,6 +39,14 @@ public struct DrivingMonitor: Sendable {
     private var sessionFuelStart = Liters.zero
     private var lastTripPointAt: LinkMilliseconds?
     private var untracked: UntrackedDriving?
+    /// The last driver's trip that a drive without a tap may continue.
+    private var candidate: ContinuationCandidate?
+    /// Since when the car has been moving while `candidate` waits for evidence, and how far.
+    private var pendingSince: LinkMilliseconds?
+    private var pendingMeters = 0.0
+    /// The driver of a trip whose continuation was refused: a candidate for the untracked
+    /// drive that follows, until the car stands still again.
+    private var refusedDriver: DriverID?
 
     public init(configuration: MonitorConfiguration, directory: DriverDirectory, fuel: FuelEstimator) {
         self.configuration = configuration
@@ -69,6 +79,23 @@ public struct DrivingMonitor: Sendable {
         sessionFuelStart = fuelTotal
     }
 
+    /// Hands over the store's last trip at start-up; the continuity rules decide once the
+    /// receiver's UTC maps its stored times onto link time. Call before the first event.
+    public mutating func offer(_ trip: InterruptedTrip) {
+        candidate = ContinuationCandidate(
+            driver: trip.driver, origin: trip.isOpen ? .restart : .stop, startedAt: nil, stopBeganAt: nil,
+            startUTCMs: trip.startUTCMs, stopBeganUTCMs: trip.lastUTCMs, metrics: trip.metrics,
+            latitude: trip.latitude, longitude: trip.longitude, lastSpeed: trip.lastSpeed, sessionOpen: trip.isOpen,
+            bridge: nil)
+        // A restart mid-trip finds the engine warm.
+        if trip.isOpen { fuel.reset(coldStartFraction: 0) }
+    }
+
+    /// The driver whose trip may still go on without a tap, and why; nil when none.
+    public var continuationCandidate: (driver: DriverID, origin: ContinuationOrigin, waitingForBeacon: Bool)? {
+        candidate.map { ($0.driver, $0.origin, pendingSince != nil) }
+    }
+
     /// Handles one event; `emit` receives every output in order.
     public mutating func handle(_ event: DomainEvent, _ emit: (DomainOutput) -> Void) {
         // Time never runs backwards, whatever the source does.
@@ -79,7 +106,12 @@ public struct DrivingMonitor: Sendable {
             let driver = directory.driver(for: read)
             if driver == nil { emit(.unknownTag(read.uid, at: time)) }
             let wasIdle = machine.driver == nil
-            if wasIdle && driver != nil { flushUntracked(emit) }
+            if wasIdle && driver != nil {
+                // A tap says who drives now: no continuation, whoever's trip it was.
+                dropCandidate(at: time, emit)
+                refusedDriver = nil
+                flushUntracked(emit)
+            }
             var signals = SignalBuffer()
             machine.tap(driver: driver, at: time) { signals.append($0) }
             forward(signals, emit)
@@ -98,6 +130,11 @@ public struct DrivingMonitor: Sendable {
         case .tick, .mcuRestarted:
             trip.advance(to: time)
         case .endSession:
+            // Ending by hand also ends any wait for the last trip to go on.
+            if machine.driver == nil {
+                dropCandidate(at: time, emit)
+                flushUntracked(emit)
+            }
             var signals = SignalBuffer()
             machine.endSession(.manual, at: time) { signals.append($0) }
             forward(signals, emit)
@@ -113,7 +150,10 @@ public struct DrivingMonitor: Sendable {
     }
 
     /// Reports untracked driving accumulated so far (before a shutdown or a refuel).
+    /// Driving held while a continuation waits for its driver's beacon is reported too,
+    /// with that driver among its candidates.
     public mutating func flushUntracked(_ emit: (DomainOutput) -> Void) {
+        if let waiting = candidate, untracked != nil { untracked!.candidates.insert(waiting.driver) }
         if let chunk = untracked, chunk.distance.value > 0 || chunk.fuel.value > 0 {
             emit(.untrackedDriving(chunk))
         }
@@ -121,7 +161,10 @@ public struct DrivingMonitor: Sendable {
     }
 
     private mutating func evaluate(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
-        guard machine.driver != nil else { return }
+        guard machine.driver != nil else {
+            evaluateContinuation(at: time, emit)
+            return
+        }
         let ready = readyToStop(at: time)
         var signals = SignalBuffer()
         machine.evaluate(readyToStop: ready, at: time) { signals.append($0) }
@@ -164,6 +207,10 @@ public struct DrivingMonitor: Sendable {
         } else {
             fuel.pause()
         }
+        if machine.driver == nil && candidate != nil { considerContinuation(step, emit) }
+        if refusedDriver != nil && motion.hasBeenStopped(forMs: configuration.session.stoppedMs, at: step.time) {
+            refusedDriver = nil
+        }
         if let driver = machine.driver {
             trip.add(step)
             trip.addFuel(fuelDelta)
@@ -178,8 +225,11 @@ public struct DrivingMonitor: Sendable {
             chunk.to = step.time
             chunk.distance += step.distance
             chunk.fuel += fuelDelta
+            if let refusedDriver { chunk.candidates.insert(refusedDriver) }
+            noteFobsAboard(in: &chunk.candidates, at: step.time)
             untracked = chunk
-            if chunk.to.value - chunk.from.value >= configuration.untrackedChunkMs { flushUntracked(emit) }
+            // Held whole while a continuation may still take it back into the trip.
+            if candidate == nil && chunk.to.value - chunk.from.value >= configuration.untrackedChunkMs { flushUntracked(emit) }
         }
     }
 
@@ -204,8 +254,180 @@ public struct DrivingMonitor: Sendable {
                 driverLeftAt: reason == .departed ? presence.lastPresent(driver: driver) : nil,
                 metrics: metrics)
             emit(.sessionEnded(record))
+            if reason == .departed {
+                // The driver may come back and drive on without a tap (ContinuityThresholds).
+                candidate = ContinuationCandidate(
+                    driver: driver, origin: .stop, startedAt: startedAt, stopBeganAt: record.stoppedAt ?? at,
+                    startUTCMs: nil, stopBeganUTCMs: nil, metrics: metrics, latitude: motion.lastAccepted?.latitude,
+                    longitude: motion.lastAccepted?.longitude, lastSpeed: .zero, sessionOpen: false, bridge: nil)
+                pendingSince = nil
+            }
         case let .feedback(pattern):
             emit(.feedback(pattern))
+        }
+    }
+}
+
+// MARK: Continuity
+
+extension DrivingMonitor {
+    /// A motion step while a continuation waits: measures a restart's gap at the first fix,
+    /// and starts the decision when the car moves off.
+    fileprivate mutating func considerContinuation(_ step: MotionStep, _ emit: (DomainOutput) -> Void) {
+        guard var waiting = candidate, waiting.resolve(with: utc), let stop = waiting.stopBeganAt else { return }
+        if waiting.origin == .restart && waiting.sessionOpen && waiting.bridge == nil {
+            // The first fix after the restart: the trip can go on only if the receiver's time
+            // and position say it could be the same one.
+            let gapMs = step.time.value - stop.value
+            guard gapMs >= -configuration.continuity.clockToleranceMs else {
+                candidate = waiting
+                dropCandidate(at: step.time, emit)
+                return
+            }
+            var bridge = TripMetrics()
+            if let latitude = waiting.latitude, let longitude = waiting.longitude {
+                let chord = Geodesy.distance(
+                    latitude1: latitude, longitude1: longitude, latitude2: step.latitude, longitude2: step.longitude)
+                let reachable = configuration.motion.maximumMetersPerSecond * Double(max(0, gapMs)) / 1000 + 100
+                guard chord.value <= reachable else {
+                    candidate = waiting
+                    dropCandidate(at: step.time, emit)
+                    return
+                }
+                if chord.value > configuration.motion.jitterRadiusMeters {
+                    // The car covered at least the straight line while nothing was recorded,
+                    // at the trip's own consumption so far.
+                    bridge.distance = chord
+                    let perMeter = waiting.metrics.distance.value > 100 ? waiting.metrics.fuel.value / waiting.metrics.distance.value : 0
+                    bridge.fuel = Liters(chord.value * perMeter)
+                    bridge.movingMs = max(0, gapMs)
+                }
+            }
+            waiting.bridge = bridge
+        }
+        candidate = waiting
+        // The gated speed: GNSS wander in a parked car is not moving off.
+        let moving = step.speed.value >= configuration.session.stoppedBelowMetersPerSecond
+        if let since = pendingSince {
+            pendingMeters += step.distance.value
+            if !moving && pendingMeters < Self.movedOffMeters && step.time.value - since.value > configuration.continuity.decisionWindowMs {
+                // A moment of speed noise, not a drive: keep waiting for the real one.
+                pendingSince = nil
+                pendingMeters = 0
+                return
+            }
+        } else {
+            guard moving else { return }
+            pendingSince = step.time
+            pendingMeters = step.distance.value
+        }
+        decideContinuation(at: step.time, emit)
+    }
+
+    /// Any event while no session runs: a restart's stored times are mapped once UTC is
+    /// known, a waiting decision is taken, an old candidate expires.
+    fileprivate mutating func evaluateContinuation(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
+        guard var waiting = candidate, waiting.resolve(with: utc), let stop = waiting.stopBeganAt else { return }
+        candidate = waiting
+        if pendingSince != nil {
+            decideContinuation(at: time, emit)
+            return
+        }
+        let standingMs = time.value - stop.value
+        if waiting.sessionOpen && standingMs > configuration.continuity.sameTripMaxStopMs {
+            // Too long for the same trip: the interrupted session ends where it was left.
+            emit(.interruptedTripEnded(at: time))
+            waiting.sessionOpen = false
+            candidate = waiting
+        }
+        if standingMs > configuration.continuity.newTripMaxStopMs {
+            candidate = nil
+        }
+    }
+
+    /// The car moves without a tap: the last driver's trip goes on when their beacon is in
+    /// the car; without it within the decision window, the driving stays untracked.
+    fileprivate mutating func decideContinuation(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
+        guard let waiting = candidate, let stop = waiting.stopBeganAt, let movedOff = pendingSince else { return }
+        let rules = configuration.continuity
+        let parkedMs = movedOff.value - stop.value
+        if parkedMs > rules.newTripMaxStopMs {
+            dropCandidate(at: time, emit)
+            return
+        }
+        let evidence: Bool
+        if directory.hasBeacon(waiting.driver) {
+            evidence = presence.isPresent(driver: waiting.driver, at: time)
+        } else {
+            // Nothing says who is back, except a restart too short for the trip to have ended.
+            evidence = waiting.origin == .restart && waiting.sessionOpen && parkedMs <= configuration.session.stoppedMs
+        }
+        if evidence {
+            resumeCandidate(continuing: parkedMs <= rules.sameTripMaxStopMs, at: time, emit)
+        } else if time.value - movedOff.value > rules.decisionWindowMs && pendingMeters >= Self.movedOffMeters {
+            dropCandidate(at: time, emit)
+        }
+    }
+
+    /// Driving this far without the last driver's beacon ends the wait for it.
+    static let movedOffMeters = 50.0
+
+    /// Puts the candidate's driver back in a session: the same one (`continuing`) or a new one.
+    fileprivate mutating func resumeCandidate(continuing: Bool, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
+        guard let waiting = candidate else { return }
+        let movedOff = pendingSince ?? time
+        // What was driven since moving off belongs to the trip.
+        var absorbed = TripMetrics()
+        if let chunk = untracked {
+            absorbed.distance = chunk.distance
+            absorbed.fuel = chunk.fuel
+        }
+        absorbed.movingMs = max(0, time.value - movedOff.value)
+        untracked = nil
+        candidate = nil
+        pendingSince = nil
+        pendingMeters = 0
+        refusedDriver = nil
+        if waiting.sessionOpen && !continuing { emit(.interruptedTripEnded(at: time)) }
+        var meter = trip
+        let startedAt: LinkMilliseconds
+        if continuing {
+            startedAt = waiting.startedAt ?? movedOff
+            meter.resume(waiting.metrics, startedAt: startedAt, at: time)
+            if let bridge = waiting.bridge { meter.absorb(bridge) }
+        } else {
+            startedAt = movedOff
+            meter.resume(TripMetrics(), startedAt: startedAt, at: time)
+        }
+        meter.absorb(absorbed)
+        trip = meter
+        machine.resume(driver: waiting.driver, startedAt: startedAt)
+        sessionFuelStart = fuelTotal
+        lastTripPointAt = nil
+        emit(.transition(from: .idle, to: .active, at: time))
+        emit(.sessionResumed(SessionResumption(
+            driver: waiting.driver, startedAt: startedAt, at: time, continuing: continuing, origin: waiting.origin)))
+        emit(.feedback(.sessionStarted))
+    }
+
+    /// The candidate's trip will not go on: an interrupted session ends where it was left,
+    /// and its driver stays a candidate for the untracked drive that follows.
+    fileprivate mutating func dropCandidate(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
+        guard let waiting = candidate else { return }
+        if waiting.sessionOpen { emit(.interruptedTripEnded(at: time)) }
+        if pendingSince != nil {
+            refusedDriver = waiting.driver
+            if untracked != nil { untracked!.candidates.insert(waiting.driver) }
+        }
+        candidate = nil
+        pendingSince = nil
+        pendingMeters = 0
+    }
+
+    /// Adds the drivers whose fobs are in the car now.
+    fileprivate func noteFobsAboard(in candidates: inout DriverCandidates, at time: LinkMilliseconds) {
+        for driver in directory.drivers where !candidates.contains(driver.id) {
+            if presence.isPresent(driver: driver.id, at: time) { candidates.insert(driver.id) }
         }
     }
 }

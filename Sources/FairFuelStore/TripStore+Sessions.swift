@@ -42,6 +42,10 @@ public struct StoredSession: Sendable, Equatable {
     public var harshAccelerations: Int
     public var harshBrakings: Int
     public var fuelLiters: Double
+    /// Automatic resumptions (continuity rules): after a restart or a short stop without a tap.
+    public var resumedCount: Int = 0
+    /// A session started without a tap after a park continues this one's driver.
+    public var continuedFrom: SessionID? = nil
 }
 
 extension TripStore {
@@ -127,11 +131,13 @@ extension TripStore {
 
     /// Ends every session a power cut left open, at its last recorded moment (`power_loss`),
     /// with the distance, fuel and top speed of its stored points.
+    /// `except`: a session left open for the continuity rules to decide; `only`: just that one.
     @discardableResult
-    public func endSessionsLeftOpen() throws(StoreError) -> [SessionID] {
+    public func endSessionsLeftOpen(except kept: SessionID? = nil, only: SessionID? = nil) throws(StoreError) -> [SessionID] {
         let open = try wrap { () throws(SQLiteError) in
             try connection.query(
-                "SELECT id, start_utc_ms, last_utc_ms FROM sessions WHERE end_reason IS NULL ORDER BY id"
+                "SELECT id, start_utc_ms, last_utc_ms FROM sessions WHERE end_reason IS NULL AND id IS NOT ? AND (? IS NULL OR id = ?) ORDER BY id",
+                .optional(kept?.rawValue), .optional(only?.rawValue), .optional(only?.rawValue)
             ) { (SessionID($0.int64(0)), $0.optionalInt64(1), $0.optionalInt64(2)) }
         }
         guard !open.isEmpty else { return [] }
@@ -158,11 +164,19 @@ extension TripStore {
         return open.map(\.0)
     }
 
-    public func addUntracked(fromUTCMs: Int64, toUTCMs: Int64, distanceMeters: Double, fuelLiters: Double, fuelScale: Double = 1) throws(StoreError) {
+    /// Records untracked driving; `candidates` are who may have driven it (never a decision).
+    public func addUntracked(
+        fromUTCMs: Int64, toUTCMs: Int64, distanceMeters: Double, fuelLiters: Double, fuelScale: Double = 1,
+        candidates: [DriverID] = []
+    ) throws(StoreError) {
+        let candidateText: SQLiteValue = candidates.isEmpty ? .null : .text(candidates.map { String($0.rawValue) }.joined(separator: ","))
         try write {
             try connection.run(
-                "INSERT INTO untracked_driving (from_utc_ms, to_utc_ms, distance_m, fuel_l, fuel_scale) VALUES (?, ?, ?, ?, ?)",
-                .integer(fromUTCMs), .integer(toUTCMs), .real(distanceMeters), .real(fuelLiters), .real(fuelScale))
+                """
+                INSERT INTO untracked_driving (from_utc_ms, to_utc_ms, distance_m, fuel_l, fuel_scale, candidate_driver_ids)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                .integer(fromUTCMs), .integer(toUTCMs), .real(distanceMeters), .real(fuelLiters), .real(fuelScale), candidateText)
         }
     }
 
@@ -198,7 +212,8 @@ extension StoredSession {
     /// The columns `init(row:)` reads, in its order: one list for every session query.
     static let selectColumns = """
         SELECT id, driver_id, driver_name, start_utc_ms, end_utc_ms, end_reason, stopped_utc_ms, driver_left_utc_ms,
-               distance_m, duration_ms, moving_ms, idle_ms, max_speed_mps, harsh_accel, harsh_brake, fuel_l
+               distance_m, duration_ms, moving_ms, idle_ms, max_speed_mps, harsh_accel, harsh_brake, fuel_l,
+               resumed_count, continued_from
         FROM sessions
         """
 
@@ -209,6 +224,7 @@ extension StoredSession {
             endReason: row.text(5).flatMap(SessionEndReason.init(rawValue:)), stoppedUTCMs: row.optionalInt64(6),
             driverLeftUTCMs: row.optionalInt64(7), distanceMeters: row.double(8), durationMs: row.int64(9),
             movingMs: row.int64(10), idleMs: row.int64(11), maximumSpeedMetersPerSecond: row.double(12),
-            harshAccelerations: row.int(13), harshBrakings: row.int(14), fuelLiters: row.double(15))
+            harshAccelerations: row.int(13), harshBrakings: row.int(14), fuelLiters: row.double(15),
+            resumedCount: row.int(16), continuedFrom: row.optionalInt64(17).map(SessionID.init))
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FairFuelEdges
 import FairFuelService
 import FairFuelSimulation
+import FairFuelStore
 
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,9 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Run a capture through the live path into the store, as fast as possible.",
         discussion: """
-            Deterministic: time comes from the capture. Replaying several captures in order appends. \
+            Deterministic: time comes from the capture. Several captures are replayed in order, each \
+            as one run of the service (as if it restarted between them), appending to the store; a \
+            trip cut by a restart goes on by the continuity rules. \
             The capture is streamed with constant memory; `-` reads it from standard input \
             (`fairfuel synth-capture --soak | fairfuel replay - --progress-every-hours 1`). With \
             --progress-every-hours, a `progress` line goes out each time the capture time passes \
@@ -20,14 +23,18 @@ struct ReplayCommand: ParsableCommand {
             seconds (user + system) and resident memory (VmRSS), frames, sessions and trip points so far.
             """)
 
-    @Argument(help: "The capture file (.ffcap), or - for standard input.")
-    var capture: String
+    @Argument(help: "The capture files (.ffcap), in order, or - for standard input.")
+    var captures: [String]
     @OptionGroup var store: StoreOptions
 
     @Option(help: "Print a progress line every this many hours of capture time (0.25: every 15 minutes).")
     var progressEveryHours: Double?
 
     func validate() throws {
+        guard !captures.isEmpty else { throw ValidationError("name at least one capture file (or - for standard input)") }
+        guard captures.filter({ $0 == CaptureReading.standardInput }).count <= 1 else {
+            throw ValidationError("standard input (-) can be replayed once")
+        }
         if let progressEveryHours {
             guard progressEveryHours.isFinite, progressEveryHours >= 1.0 / 60, progressEveryHours <= 24 * 366 else {
                 throw ValidationError("--progress-every-hours must be at least 1/60 (a minute) and at most 8784")
@@ -36,11 +43,27 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Every file must be there before the store changes: a typo in the third name
+        // must not leave the first two replayed.
+        for capture in captures where capture != CaptureReading.standardInput {
+            var status = stat()
+            guard stat(capture, &status) == 0 else {
+                throw UserFacingError("cannot read capture \(capture): \(String(cString: strerror(errno)))")
+            }
+        }
         let db = try store.open()
+        if progressEveryHours != nil {
+            print("progress lines: sim_h cpu_s rss_kib frames sessions_started sessions_ended points")
+        }
+        for capture in captures {
+            try replay(capture, into: db)
+        }
+    }
+
+    private func replay(_ capture: String, into db: TripStore) throws {
         let report: ReplayReport
         var replay = Replay(capturePath: capture, store: db)
         if let progressEveryHours {
-            print("progress lines: sim_h cpu_s rss_kib frames sessions_started sessions_ended points")
             replay.progress = ReplayProgress(everyMs: Int64((progressEveryHours * 3_600_000).rounded())) { snapshot in
                 let usage = SoakProcessUsage.now()
                 print("progress\(snapshot.isFinal ? "-end" : "") sim_h=\(Self.hours(snapshot.captureMs)) cpu_s=\(usage.cpuSecondsText) "
@@ -59,7 +82,8 @@ struct ReplayCommand: ParsableCommand {
         }
         let name = capture == CaptureReading.standardInput ? "standard input" : capture
         print("replayed \(name): \(report.link.frames) frames over \(report.lastTimeMs / 1000) s, "
-            + "\(report.sessionsStarted) session(s) started, \(report.sessionsEnded) ended, \(report.pointsWritten) trip points")
+            + "\(report.sessionsStarted) session(s) started, \(report.sessionsEnded) ended, \(report.pointsWritten) trip points"
+            + (report.sessionsResumed > 0 ? ", \(report.sessionsResumed) resumed without a tap" : ""))
         if report.sessionsEndedAtStartup > 0 {
             print("ended \(report.sessionsEndedAtStartup) session(s) left open by an earlier run (power_loss)")
         }

@@ -43,6 +43,56 @@ public struct TripMeter: Sendable {
         brakingRun = false
     }
 
+    /// Goes on with a trip measured before (a reopened session): `metrics` so far, started at
+    /// `startedAt`, taken up again at `time`. The time in between counts in the duration only.
+    public mutating func resume(_ metrics: TripMetrics, startedAt: LinkMilliseconds, at time: LinkMilliseconds) {
+        self.metrics = metrics
+        startTime = startedAt
+        lastTime = time
+        lastSpeed = 0
+        recent.removeAll()
+        accelerationRun = false
+        brakingRun = false
+        advance(to: time)
+    }
+
+    /// Adds driving measured while the trip's driver was not yet known (moving time, distance
+    /// and fuel of a stretch taken back into the trip, or the straight line across a restart).
+    public mutating func absorb(_ other: TripMetrics) {
+        metrics.distance += other.distance
+        metrics.fuel += other.fuel
+        metrics.movingMs += other.movingMs
+        metrics.idleMs += other.idleMs
+        if other.maximumSpeed > metrics.maximumSpeed { metrics.maximumSpeed = other.maximumSpeed }
+        metrics.harshAccelerations += other.harshAccelerations
+        metrics.harshBrakings += other.harshBrakings
+    }
+
+    /// What a stored track measured, read back point by point through a meter (after a
+    /// restart): distance and fuel from its running totals, times, top speed and harsh events
+    /// from its speeds. Points further apart than `gapMs` are a gap (a tunnel, a lost flush).
+    public static func metrics<S: Sequence>(
+        of track: S, startUTCMs: Int64, thresholds: MotionThresholds, stoppedBelowMetersPerSecond: Double, gapMs: Int64 = 5_000
+    ) -> TripMetrics where S.Element == TrackSample {
+        var meter = TripMeter(thresholds: thresholds, stoppedBelowMetersPerSecond: stoppedBelowMetersPerSecond)
+        meter.start(at: LinkMilliseconds(startUTCMs))
+        var previous: TrackSample?
+        var fuel = Liters.zero
+        for sample in track {
+            let time = LinkMilliseconds(max(sample.utcMs, meter.lastTime?.value ?? sample.utcMs))
+            let distance = Meters(max(0, sample.distance.value - (previous?.distance.value ?? 0)))
+            let afterGap = previous.map { sample.utcMs - $0.utcMs > gapMs } ?? true
+            meter.add(MotionStep(
+                time: time, elapsedMs: previous.map { max(0, sample.utcMs - $0.utcMs) } ?? 0, distance: distance,
+                speed: sample.speed, receiverSpeed: sample.speed, latitude: 0, longitude: 0, afterGap: afterGap))
+            fuel = Liters(max(fuel.value, sample.fuel.value))
+            previous = sample
+        }
+        var metrics = meter.metrics
+        metrics.fuel = fuel
+        return metrics
+    }
+
     /// Adds one motion step.
     public mutating func add(_ step: MotionStep) {
         guard let previousTime = lastTime else { return }

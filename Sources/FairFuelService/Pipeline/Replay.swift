@@ -12,6 +12,8 @@ public struct ReplayReport: Sendable {
     public var pointsWritten: Int
     public var sessionsEndedAtStartup: Int
     public var lastTimeMs: UInt64
+    /// Sessions taken up again without a tap (continuity rules).
+    public var sessionsResumed: Int = 0
 }
 
 /// Where a replay stands, for progress lines of long (soak) replays.
@@ -78,13 +80,19 @@ public struct Replay {
         note: String, reads: (_ feed: (_ timeMs: UInt64, _ bytes: ArraySlice<UInt8>) -> Void) throws -> Void
     ) throws -> ReplayReport {
         try store.limitPageCache(kib: pageCacheKiB)
-        let endedAtStartup = try store.endSessionsLeftOpen()
+        // Like the service: the last trip may go on (continuity rules); older open sessions end.
+        let openBefore = try store.openSessionCount()
+        let resumable = try store.tripToContinue(motion: configuration.motion, session: configuration.session)
+        let endedAtStartup = openBefore - (resumable?.trip.isOpen == true ? 1 : 0)
         let run = try store.beginRun(note: note)
         let directory = try store.directory()
         let vehicle = try store.vehicle()
-        let monitor = DrivingMonitor(configuration: configuration, directory: directory, fuel: try FuelSetup.estimator(for: vehicle))
+        var monitor = DrivingMonitor(configuration: configuration, directory: directory, fuel: try FuelSetup.estimator(for: vehicle))
+        if let resumable { monitor.offer(resumable.trip) }
         var ingest = LinkIngest(monitor: monitor, nmea: nmea)
-        let recorder = SessionRecorder(store: store, run: run, directory: directory, policy: flushPolicy, fuelScale: vehicle.fuelScale)
+        let recorder = SessionRecorder(
+            store: store, run: run, directory: directory, policy: flushPolicy, fuelScale: vehicle.fuelScale,
+            continuing: resumable?.session)
         var decoder = FrameDecoder(sender: .mcu)
         var lastTime: UInt64 = 0
         let every = progress.map { UInt64($0.everyMs) } ?? .max
@@ -113,7 +121,8 @@ public struct Replay {
         if let error = recorder.firstError { throw error }
         return ReplayReport(
             link: decoder.counters, sessionsStarted: recorder.sessionsStarted, sessionsEnded: recorder.sessionsEnded,
-            pointsWritten: recorder.pointsWritten, sessionsEndedAtStartup: endedAtStartup.count, lastTimeMs: lastTime)
+            pointsWritten: recorder.pointsWritten, sessionsEndedAtStartup: endedAtStartup, lastTimeMs: lastTime,
+            sessionsResumed: recorder.sessionsResumed)
     }
 }
 

@@ -41,8 +41,18 @@ public final class SessionRecorder {
     private var pendingEnds: [(session: SessionID?, start: (driver: DriverID, name: String, at: LinkMilliseconds)?, record: SessionRecord, anchor: UTCAnchor)] = []
     /// Session ends given up because more than 8 were waiting for the store.
     public private(set) var sessionsLost = 0
+    /// Sessions taken up again without a tap (continuity rules), reopened or new.
+    public private(set) var sessionsResumed = 0
+    /// The session a continuation would reopen: the store's last trip at start-up, then
+    /// each session that ends by departure.
+    public private(set) var continuationSession: SessionID?
 
-    public init(store: TripStore, run: Int64, directory: DriverDirectory, policy: TripPointFlushPolicy, fuelScale: Double = 1) {
+    /// `continuing`: the session of the trip handed to the domain with `DrivingMonitor.offer`.
+    public init(
+        store: TripStore, run: Int64, directory: DriverDirectory, policy: TripPointFlushPolicy, fuelScale: Double = 1,
+        continuing: SessionID? = nil
+    ) {
+        continuationSession = continuing
         self.fuelScale = fuelScale
         self.store = store
         self.run = run
@@ -72,8 +82,37 @@ public final class SessionRecorder {
             sessionsStarted += 1
             let name = directory.name(of: driver) ?? "driver \(driver.rawValue)"
             openSession = nil
+            continuationSession = nil
             pendingStart = (driver, name, at)
             retryPending()
+        case let .sessionResumed(resumption):
+            flush()
+            sessionsResumed += 1
+            if resumption.continuing, let id = continuationSession {
+                if let index = pendingEnds.firstIndex(where: { $0.session == id }) {
+                    // Its end never reached the store: it is still open there.
+                    pendingEnds.remove(at: index)
+                    attempt { try store.markContinued(id, from: nil) }
+                } else {
+                    attempt { try store.reopenSession(id) }
+                }
+                openSession = id
+            } else {
+                sessionsStarted += 1
+                let name = directory.name(of: resumption.driver) ?? "driver \(resumption.driver.rawValue)"
+                openSession = nil
+                pendingStart = (resumption.driver, name, resumption.at)
+                retryPending()
+                if let id = openSession {
+                    let previous = continuationSession
+                    attempt { try store.markContinued(id, from: previous) }
+                }
+            }
+            continuationSession = nil
+        case .interruptedTripEnded:
+            if let id = continuationSession {
+                attempt { try store.endSessionsLeftOpen(only: id) }
+            }
         case let .tripPoint(point):
             guard openSession != nil || pendingStart != nil, let stamp = utc.utc(point.at) else { return }
             let session = openSession ?? SessionID(0)
@@ -109,13 +148,15 @@ public final class SessionRecorder {
                 pendingStart = nil
                 retryPending()
             }
+            continuationSession = record.reason == .departed ? openSession : nil
             openSession = nil
         case let .untrackedDriving(chunk):
             guard let from = utc.utc(chunk.from), let to = utc.utc(chunk.to) else { return }
             attempt {
                 try store.addUntracked(
                     fromUTCMs: from.millisecondsSinceEpoch, toUTCMs: to.millisecondsSinceEpoch,
-                    distanceMeters: chunk.distance.value, fuelLiters: chunk.fuel.value, fuelScale: fuelScale)
+                    distanceMeters: chunk.distance.value, fuelLiters: chunk.fuel.value, fuelScale: fuelScale,
+                    candidates: chunk.candidates.isEmpty ? [] : chunk.candidates.drivers)
             }
         case let .unknownTag(uid, at):
             attempt { try store.logEvent(kind: "unknown_tag", detail: uid.description, utcMs: utc.utc(at)?.millisecondsSinceEpoch) }

@@ -98,14 +98,18 @@ public final class ServiceRuntime {
             wallClockUTCMs: Int64(wallClock.tv_sec) * 1000 + Int64(wallClock.tv_nsec) / 1_000_000).store
         // Retention once at start-up (without a trusted time: the disk budget only), then hourly.
         if let report = try? store.enforceRetention(nowUTCMs: nil) { logger.debug("retention at start-up: \(report)") }
-        let ended = try store.endSessionsLeftOpen()
+        let monitorConfiguration = options.board.monitorConfiguration
+        let resumable = try store.tripToContinue(motion: monitorConfiguration.motion, session: monitorConfiguration.session)
         run = try store.beginRun(note: "service")
         let directory = try store.directory()
         self.directory = directory
         let vehicle = try store.vehicle()
-        let monitor = DrivingMonitor(configuration: options.board.monitorConfiguration, directory: directory, fuel: try FuelSetup.estimator(for: vehicle))
+        var monitor = DrivingMonitor(configuration: monitorConfiguration, directory: directory, fuel: try FuelSetup.estimator(for: vehicle))
+        if let resumable { monitor.offer(resumable.trip) }
         ingest = LinkIngest(monitor: monitor, nmea: options.board.nmeaConfiguration)
-        recorder = SessionRecorder(store: store, run: run, directory: directory, policy: options.board.flushPolicy, fuelScale: vehicle.fuelScale)
+        recorder = SessionRecorder(
+            store: store, run: run, directory: directory, policy: options.board.flushPolicy, fuelScale: vehicle.fuelScale,
+            continuing: resumable?.session)
         tracker = CommandTracker(capacity: options.board.link.transmitQueueFrames)
         ring = ByteRing(capacity: options.board.link.receiveRingBytes)
         scratch = [UInt8](repeating: 0, count: options.board.link.receiveRingBytes)
@@ -116,7 +120,12 @@ public final class ServiceRuntime {
                 backoffMinimumMs: Int64(options.board.link.reconnectBackoffMinMs),
                 backoffMaximumMs: Int64(options.board.link.reconnectBackoffMaxMs))
         }
-        if !ended.isEmpty { logger.notice("ended \(ended.count) session(s) left open by a power cut (power_loss)") }
+        if let resumable {
+            let name = directory.name(of: resumable.trip.driver) ?? "driver \(resumable.trip.driver.rawValue)"
+            logger.notice(resumable.trip.isOpen
+                ? "session \(resumable.session.rawValue) (\(name)) was open when the service stopped; it goes on if the receiver's time, its position and \(name)'s beacon say it is the same trip"
+                : "\(name)'s last trip may go on without a tap (continuity rules)")
+        }
         if let path = options.controlSocketPath {
             do {
                 control = try ControlSocketServer(
@@ -357,6 +366,15 @@ public final class ServiceRuntime {
             send(.feedback(signal.linkPattern), at: now)
         case let .sessionStarted(driver, _):
             logger.notice("session started: \(directory.name(of: driver) ?? "\(driver)")")
+        case let .sessionResumed(resumption):
+            let name = directory.name(of: resumption.driver) ?? "\(resumption.driver)"
+            logger.notice(resumption.continuing
+                ? "session resumed without a tap: \(name)'s trip goes on (after a \(resumption.origin == .restart ? "restart" : "stop"))"
+                : "session started without a tap: \(name) drives on after a park (continuity rules)")
+        case .interruptedTripEnded:
+            logger.notice("the trip left open at the restart does not go on: ended at its last stored point (power_loss)")
+        case let .untrackedDriving(chunk) where !chunk.candidates.isEmpty:
+            logger.info("untracked driving, \(JSONLine.formatFixed(chunk.distance.kilometers, decimals: 2)) km; candidates: \(chunk.candidates.drivers.map { directory.name(of: $0) ?? "\($0)" }.joined(separator: ", "))")
         case let .sessionEnded(record):
             logger.notice("session ended: \(directory.name(of: record.driver) ?? "\(record.driver)") (\(record.reason.rawValue)), \(JSONLine.formatFixed(record.metrics.distance.kilometers, decimals: 2)) km")
         case let .unknownTag(uid, _):

@@ -1,0 +1,108 @@
+import FairFuelCore
+import FairFuelDomain
+import FairFuelSQLite
+
+/// The store's last trip, as start-up hands it to the domain's continuity rules.
+public struct TripToContinue: Sendable, Equatable {
+    public var session: SessionID
+    public var trip: InterruptedTrip
+}
+
+extension TripStore {
+    /// The trip a drive after start-up may continue: the newest session when it is still open
+    /// (the service stopped mid-trip) or ended by departure with nothing driven since. Any
+    /// older session left open ends as `power_loss`, as does an open one that cannot go on
+    /// (no UTC yet). Reads one session row and its track.
+    public func tripToContinue(motion: MotionThresholds, session thresholds: SessionThresholds) throws(StoreError) -> TripToContinue? {
+        typealias Row = (id: SessionID, driver: DriverID?, reason: String?, start: Int64?, last: Int64?, stopped: Int64?, end: Int64?)
+        let newest: Row? = try wrap { () throws(SQLiteError) in
+            try connection.query(
+                "SELECT id, driver_id, end_reason, start_utc_ms, last_utc_ms, stopped_utc_ms, end_utc_ms FROM sessions ORDER BY id DESC LIMIT 1"
+            ) { row in
+                (SessionID(row.int64(0)), row.optionalInt64(1).map(DriverID.init), row.text(2), row.optionalInt64(3),
+                 row.optionalInt64(4), row.optionalInt64(5), row.optionalInt64(6))
+            }.first
+        }
+        try endSessionsLeftOpen(except: newest?.id)
+        guard let newest, let driver = newest.driver, let start = newest.start else {
+            if let newest, newest.reason == nil { try endSessionsLeftOpen() }
+            return nil
+        }
+        let points = try TrackChunkStorage.points(of: newest.id, connection: connection)
+        let last = points.last
+        let trip: InterruptedTrip
+        if newest.reason == nil {
+            let metrics = TripMeter.metrics(
+                of: points.lazy.map {
+                    TrackSample(utcMs: $0.utcMs, speed: MetersPerSecond($0.speedMetersPerSecond), distance: Meters($0.distanceMeters), fuel: Liters($0.fuelLiters))
+                },
+                startUTCMs: start, thresholds: motion, stoppedBelowMetersPerSecond: thresholds.stoppedBelowMetersPerSecond)
+            let lastUTC = max(last?.utcMs ?? start, newest.last ?? start)
+            trip = InterruptedTrip(
+                driver: driver, isOpen: true, startUTCMs: start, lastUTCMs: lastUTC, latitude: last?.latitude,
+                longitude: last?.longitude, lastSpeed: MetersPerSecond(last?.speedMetersPerSecond ?? 0), metrics: metrics)
+        } else if newest.reason == SessionEndReason.departed.rawValue, let stop = newest.stopped ?? newest.end {
+            // Driving since (untracked) means somebody else's trip came between.
+            let untrackedSince = try wrap { () throws(SQLiteError) in
+                try connection.scalarInt("SELECT COUNT(*) FROM untracked_driving WHERE to_utc_ms > ?", .integer(stop)) ?? 0
+            }
+            guard untrackedSince == 0 else { return nil }
+            guard let stored = try wrap({ () throws(SQLiteError) in
+                try connection.query("\(StoredSession.selectColumns) WHERE id = ?", .integer(newest.id.rawValue)) { StoredSession(row: $0) }.first
+            }) else { return nil }
+            var metrics = TripMetrics()
+            metrics.distance = Meters(stored.distanceMeters)
+            metrics.durationMs = stored.durationMs
+            metrics.movingMs = stored.movingMs
+            metrics.idleMs = stored.idleMs
+            metrics.maximumSpeed = MetersPerSecond(stored.maximumSpeedMetersPerSecond)
+            metrics.harshAccelerations = stored.harshAccelerations
+            metrics.harshBrakings = stored.harshBrakings
+            metrics.fuel = Liters(stored.fuelLiters)
+            trip = InterruptedTrip(
+                driver: driver, isOpen: false, startUTCMs: start, lastUTCMs: stop, latitude: last?.latitude,
+                longitude: last?.longitude, lastSpeed: .zero, metrics: metrics)
+        } else {
+            return nil
+        }
+        return TripToContinue(session: newest.id, trip: trip)
+    }
+
+    /// Takes a session up again after an automatic resumption: an ended one is open again
+    /// (its end and totals are written anew when it ends), an open one counts the resumption.
+    public func reopenSession(_ id: SessionID) throws(StoreError) {
+        try write(durable: true) {
+            try connection.run(
+                """
+                UPDATE sessions SET end_reason = NULL, end_link_ms = NULL, end_utc_ms = NULL, stopped_utc_ms = NULL,
+                    driver_left_utc_ms = NULL, resumed_count = resumed_count + 1
+                WHERE id = ?
+                """,
+                .integer(id.rawValue))
+        }
+    }
+
+    /// Marks `id` as started without a tap, continuing `previous`'s driver after a park.
+    public func markContinued(_ id: SessionID, from previous: SessionID?) throws(StoreError) {
+        try write(durable: true) {
+            try connection.run(
+                "UPDATE sessions SET resumed_count = resumed_count + 1, continued_from = ? WHERE id = ?",
+                .optional(previous?.rawValue), .integer(id.rawValue))
+        }
+    }
+
+    /// Sessions the store holds open.
+    public func openSessionCount() throws(StoreError) -> Int {
+        Int(try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT COUNT(*) FROM sessions WHERE end_reason IS NULL") ?? 0 })
+    }
+
+    /// Who may have driven each stretch of untracked driving, oldest first (ids as stored).
+    public func untrackedCandidates() throws(StoreError) -> [(fromUTCMs: Int64, distanceMeters: Double, candidates: [DriverID])] {
+        try wrap { () throws(SQLiteError) in
+            try connection.query("SELECT from_utc_ms, distance_m, candidate_driver_ids FROM untracked_driving ORDER BY from_utc_ms, id") { row in
+                let ids = (row.text(2) ?? "").split(separator: ",").compactMap { Int64($0) }.map(DriverID.init)
+                return (row.int64(0), row.double(1), ids)
+            }
+        }
+    }
+}

@@ -1,0 +1,281 @@
+import FairFuelCore
+import FairFuelDomain
+import Testing
+import TestSupport
+
+/// The continuity rules (ContinuityThresholds): a drive without a tap after a stop or a
+/// restart is the last driver's when their beacon is in the car, and untracked with its
+/// candidates otherwise; never anybody else's.
+@Suite("Continuity")
+struct ContinuityTests {
+    /// What a monitor made of a run of events.
+    struct Run {
+        var monitor: DrivingMonitor
+        var outputs: [DomainOutput] = []
+
+        var ended: [SessionRecord] { outputs.compactMap { if case let .sessionEnded(record) = $0 { record } else { nil } } }
+        var started: [DriverID] { outputs.compactMap { if case let .sessionStarted(driver, _) = $0 { driver } else { nil } } }
+        var resumed: [SessionResumption] { outputs.compactMap { if case let .sessionResumed(resumption) = $0 { resumption } else { nil } } }
+        var untracked: [UntrackedDriving] { outputs.compactMap { if case let .untrackedDriving(chunk) = $0 { chunk } else { nil } } }
+        var untrackedMeters: Double { untracked.reduce(0) { $0 + $1.distance.value } }
+        var interruptedEnds: Int { outputs.filter { if case .interruptedTripEnded = $0 { true } else { false } }.count }
+        var lastPoint: TripPoint? { outputs.reversed().lazy.compactMap { if case let .tripPoint(point) = $0 { point } else { nil } }.first }
+
+        mutating func feed(_ events: [ScenarioEvent]) {
+            for event in events {
+                guard let domainEvent = event.domainEvent(ignitionSense: false) else { continue }
+                monitor.handle(domainEvent) { outputs.append($0) }
+            }
+        }
+
+        mutating func finish() { monitor.flushUntracked { outputs.append($0) } }
+    }
+
+    static func world(seed: UInt64 = 21) -> ScenarioWorld {
+        var options = ScenarioOptions(seed: seed)
+        options.ignitionSense = false
+        return ScenarioWorld(family: .standard, options: options)
+    }
+
+    static func monitor(_ world: ScenarioWorld) throws -> DrivingMonitor {
+        DrivingMonitor(
+            configuration: MonitorConfiguration(), directory: world.family.directory,
+            fuel: FuelEstimator(model: FuelModel(profile: try VehicleFuelProfile())))
+    }
+
+    static func run(_ script: (inout ScenarioWorld) -> Void, seed: UInt64 = 21) throws -> (Run, ScenarioWorld) {
+        var world = world(seed: seed)
+        script(&world)
+        var run = Run(monitor: try monitor(world))
+        run.feed(world.takeEvents())
+        run.finish()
+        return (run, world)
+    }
+
+    /// The driver stops for fuel, walks out of range to a kiosk queue for `minutes`, comes
+    /// back and drives on without tapping.
+    static func fuelStop(_ world: inout ScenarioWorld, minutes: Int, driver: Person = .ben) {
+        world.setOff(driver)
+        world.town(kilometers: 3, seed: 5)
+        world.wait(seconds: 3)
+        world.ignitionOff()
+        world.wait(seconds: 3)
+        world.exit(driver, departing: true)
+        world.wait(seconds: 60)  // walking away, out of range
+        world.walk(driver, metersPerSecond: 0, seconds: minutes * 60)
+        world.board(driver, tapping: false)
+        world.ignitionOn()
+        world.wait(seconds: 8)
+        world.town(kilometers: 3, seed: 6)
+        world.park(driver)
+    }
+
+    @Test("a fuel stop with the driver 12 minutes in the kiosk queue stays one trip")
+    func kioskQueueKeepsOneTrip() throws {
+        let (run, _) = try Self.run { Self.fuelStop(&$0, minutes: 12) }
+        let ben = ScenarioFamily.driverID(.ben)
+        // The departure rule ended it at the pump; the drive on reopened it.
+        #expect(run.started == [ben])
+        #expect(run.resumed.count == 1)
+        #expect(run.resumed.first?.continuing == true && run.resumed.first?.origin == .stop && run.resumed.first?.driver == ben)
+        #expect(run.ended.count == 2, "ended at the pump, reopened, ended at home")
+        let last = try #require(run.ended.last)
+        #expect(last.driver == ben && last.reason == .departed)
+        // The whole 6 km in the one trip, nothing untracked.
+        #expect(last.metrics.distance.value > 5_500 && last.metrics.distance.value < 7_500, "\(last.metrics.distance.value) m")
+        // Only GNSS wander of the parked car after the trip, never the drive.
+        #expect(run.untrackedMeters < 50, "\(run.untrackedMeters) m untracked")
+        // The trip's start is the first tap, its duration spans the stop.
+        #expect(last.startedAt == run.ended[0].startedAt)
+        #expect(last.metrics.durationMs > 12 * 60_000)
+    }
+
+    @Test("a 40-minute park without a tap: a new session for the same driver, continuing the last")
+    func parkStartsAResumedSession() throws {
+        let (run, _) = try Self.run { Self.fuelStop(&$0, minutes: 40) }
+        let ben = ScenarioFamily.driverID(.ben)
+        #expect(run.resumed.count == 1)
+        #expect(run.resumed.first?.continuing == false && run.resumed.first?.driver == ben)
+        #expect(run.ended.count == 2)
+        #expect(run.ended.allSatisfy { $0.driver == ben })
+        #expect(run.ended[1].startedAt > run.ended[0].endedAt, "a new trip after the park")
+        #expect(run.untrackedMeters < 50)
+    }
+
+    @Test("after the new-trip window the drive is untracked, with the last driver as a candidate")
+    func tooLongAParkIsUntracked() throws {
+        let (run, _) = try Self.run { Self.fuelStop(&$0, minutes: 200) }
+        #expect(run.resumed.isEmpty)
+        #expect(run.ended.count == 1)
+        #expect(run.untrackedMeters > 2_500)
+        // Ben's fob is aboard: he is a candidate, never the driver.
+        #expect(run.untracked.filter { $0.distance.value > 100 }.allSatisfy { $0.candidates.contains(ScenarioFamily.driverID(.ben)) })
+    }
+
+    @Test("another driver's fob aboard and not the last driver's: untracked, both candidates, given to neither")
+    func anotherDriversFobIsOnlyACandidate() throws {
+        let (run, _) = try Self.run { world in
+            world.setOff(.ben)
+            world.town(kilometers: 3, seed: 5)
+            world.park(.ben, afterSeconds: 600)
+            world.board(.ana, tapping: false)
+            world.ignitionOn()
+            world.wait(seconds: 8)
+            world.town(kilometers: 3, seed: 7)
+            world.park(.ana)
+        }
+        let ben = ScenarioFamily.driverID(.ben)
+        let ana = ScenarioFamily.driverID(.ana)
+        #expect(run.resumed.isEmpty)
+        #expect(run.ended.count == 1 && run.ended[0].driver == ben)
+        #expect(run.untrackedMeters > 2_500, "\(run.untrackedMeters) m")
+        // The drive (GNSS wander in the parked car before and after is untracked too).
+        let candidates = run.untracked.filter { $0.distance.value > 100 }
+        #expect(!candidates.isEmpty)
+        #expect(candidates.allSatisfy { $0.candidates.contains(ben) && $0.candidates.contains(ana) })
+    }
+
+    @Test("a driver without a beacon is never resumed after a stop: untracked, with them as candidate")
+    func beaconlessDriverAfterAStop() throws {
+        let (run, _) = try Self.run { Self.fuelStop(&$0, minutes: 12, driver: .cleo) }
+        let cleo = ScenarioFamily.driverID(.cleo)
+        #expect(run.resumed.isEmpty)
+        #expect(run.ended.count == 1 && run.ended[0].driver == cleo)
+        #expect(run.untrackedMeters > 2_500)
+        #expect(run.untracked.filter { $0.distance.value > 100 }.allSatisfy { $0.candidates.contains(cleo) })
+    }
+
+    @Test("a tap by another driver after the stop starts their session; the last driver's trip does not go on")
+    func aTapSaysOtherwise() throws {
+        let (run, _) = try Self.run { world in
+            world.setOff(.ben)
+            world.town(kilometers: 3, seed: 5)
+            world.park(.ben, afterSeconds: 300)
+            world.board(.ben, atWheel: false)
+            world.setOff(.ana)
+            world.town(kilometers: 3, seed: 7)
+            world.exit(.ben)
+            world.park(.ana)
+        }
+        #expect(run.resumed.isEmpty)
+        #expect(run.started == [ScenarioFamily.driverID(.ben), ScenarioFamily.driverID(.ana)])
+        #expect(run.ended.last?.driver == ScenarioFamily.driverID(.ana))
+        #expect(run.ended.last.map { $0.metrics.distance.value > 2_500 } == true)
+    }
+
+    @Test("ending by hand cancels the wait: the drive on is untracked")
+    func manualEndCancelsContinuation() throws {
+        let (run, _) = try Self.run { world in
+            world.setOff(.ben)
+            world.town(kilometers: 3, seed: 5)
+            world.park(.ben, afterSeconds: 300)
+            world.endSessionByHand()
+            world.board(.ben, tapping: false)
+            world.ignitionOn()
+            world.wait(seconds: 8)
+            world.town(kilometers: 2, seed: 7)
+            world.park(.ben)
+        }
+        #expect(run.resumed.isEmpty)
+        #expect(run.untrackedMeters > 1_500)
+    }
+
+    // MARK: Restarts
+
+    /// A drive cut in two at `cutSeconds` into the second leg, `lostSeconds` of events lost
+    /// (the service was down), the first part's last trip point handed to a fresh monitor
+    /// as the store would.
+    static func restart(
+        cutAfterSeconds: Int, lostSeconds: Int = 4, driver: Person = .ben, gapOverride: Int64? = nil
+    ) throws -> (whole: SessionRecord?, first: Run, second: Run, trip: InterruptedTrip) {
+        var world = world()
+        world.setOff(driver)
+        world.town(kilometers: 6, seed: 5)
+        world.park(driver)
+        let events = world.takeEvents()
+        var whole = Run(monitor: try monitor(world))
+        whole.feed(events)
+        let startMs = try #require(events.first?.timeMs)
+        let cut = startMs + 60_000 + Int64(cutAfterSeconds) * 1000
+        var first = Run(monitor: try monitor(world))
+        first.feed(events.filter { $0.timeMs < cut })
+        let point = try #require(first.lastPoint)
+        let started = try #require(first.monitor.machine.startedAt)
+        let offset = try #require(first.monitor.utc.offsetMs)
+        // The store keeps what was flushed: the last point, as UTC.
+        let trip = InterruptedTrip(
+            driver: ScenarioFamily.driverID(driver), isOpen: true, startUTCMs: started.value + offset,
+            lastUTCMs: point.at.value + offset - (gapOverride ?? 0), latitude: point.latitude, longitude: point.longitude,
+            lastSpeed: point.speed, metrics: first.monitor.currentTrip ?? TripMetrics())
+        var second = Run(monitor: try monitor(world))
+        second.monitor.offer(trip)
+        second.feed(events.filter { $0.timeMs >= cut + Int64(lostSeconds) * 1000 })
+        second.finish()
+        return (whole.ended.first, first, second, trip)
+    }
+
+    @Test("a restart while moving: the trip goes on, one trip, distance within 1 % of the uninterrupted one", arguments: [90, 200, 330])
+    func restartWhileMoving(cutAfterSeconds: Int) throws {
+        let (whole, _, second, _) = try Self.restart(cutAfterSeconds: cutAfterSeconds)
+        let uninterrupted = try #require(whole)
+        #expect(second.started.isEmpty, "no new session")
+        #expect(second.resumed.count == 1 && second.resumed[0].continuing && second.resumed[0].origin == .restart)
+        #expect(second.interruptedEnds == 0)
+        let resumed = try #require(second.ended.first)
+        #expect(resumed.driver == uninterrupted.driver)
+        let error = abs(resumed.metrics.distance.value - uninterrupted.metrics.distance.value) / uninterrupted.metrics.distance.value
+        #expect(error < 0.01, "\(resumed.metrics.distance.value) m resumed vs \(uninterrupted.metrics.distance.value) m")
+        #expect(second.untrackedMeters < 1)
+    }
+
+    @Test("a restart the receiver says came 25 minutes after the stored trip: that trip ends there, a new one continues it")
+    func restartAfterAParkLongGap() throws {
+        let (_, _, second, _) = try Self.restart(cutAfterSeconds: 200, gapOverride: 25 * 60_000)
+        #expect(second.interruptedEnds == 1)
+        #expect(second.resumed.count == 1 && second.resumed[0].continuing == false)
+        #expect(second.ended.count == 1 && second.ended[0].driver == ScenarioFamily.driverID(.ben))
+    }
+
+    @Test("a restart hours after the stored trip: it ends there, nobody gets the drive")
+    func restartHoursLaterDoesNotResume() throws {
+        let (_, _, second, _) = try Self.restart(cutAfterSeconds: 200, gapOverride: 4 * 3_600_000)
+        #expect(second.resumed.isEmpty)
+        #expect(second.interruptedEnds == 1)
+        #expect(second.ended.isEmpty)
+        #expect(second.untrackedMeters > 1_000)
+    }
+
+    @Test("a restart of a beaconless driver's trip resumes only when the gap is shorter than a stop")
+    func restartOfABeaconlessDriver() throws {
+        let short = try Self.restart(cutAfterSeconds: 200, driver: .cleo)
+        #expect(short.second.resumed.count == 1)
+        let long = try Self.restart(cutAfterSeconds: 200, driver: .cleo, gapOverride: 240_000)
+        #expect(long.second.resumed.isEmpty)
+        #expect(long.second.interruptedEnds == 1)
+        #expect(long.second.untrackedMeters > 1_000)
+    }
+
+    @Test("a restart far from where the trip was stored cannot be the same trip")
+    func restartSomewhereElse() throws {
+        var world = Self.world()
+        world.setOff(.ben)
+        world.town(kilometers: 6, seed: 5)
+        world.park(.ben)
+        let events = world.takeEvents()
+        let startMs = try #require(events.first?.timeMs)
+        var first = Run(monitor: try Self.monitor(world))
+        first.feed(events.filter { $0.timeMs < startMs + 260_000 })
+        let point = try #require(first.lastPoint)
+        let offset = try #require(first.monitor.utc.offsetMs)
+        // Stored 55 km north, seconds before: no car gets there in time.
+        let elsewhere = InterruptedTrip(
+            driver: ScenarioFamily.driverID(.ben), isOpen: true, startUTCMs: startMs + offset, lastUTCMs: point.at.value + offset,
+            latitude: point.latitude + 0.5, longitude: point.longitude, lastSpeed: point.speed, metrics: first.monitor.currentTrip ?? TripMetrics())
+        var run = Run(monitor: try Self.monitor(world))
+        run.monitor.offer(elsewhere)
+        run.feed(events.filter { $0.timeMs >= startMs + 264_000 })
+        #expect(run.resumed.isEmpty)
+        #expect(run.interruptedEnds == 1)
+    }
+}
+
