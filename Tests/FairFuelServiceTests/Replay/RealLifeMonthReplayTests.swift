@@ -28,7 +28,8 @@ struct RealLifeMonthReplayTests {
 
     @Test("a fortnight with restarts, brown-outs, kiosk queues and parks splits the bills as the truth does")
     func realLifeFortnight() throws {
-        let outcome = try Self.replayMonth(seed: 2026, days: Self.days, realLife: FamilyMonth.RealLife(), cut: true)
+        let days = Int(ProcessInfo.processInfo.environment["FAIRFUEL_REAL_LIFE_DAYS"] ?? "") ?? Self.days
+        let outcome = try Self.replayMonth(seed: 2026, days: days, realLife: FamilyMonth.RealLife(), cut: true)
         print(outcome.summary(title: "real-life fortnight (seed 2026)"))
         #expect(outcome.replayFailures.isEmpty, "\(outcome.replayFailures)")
         #expect(outcome.restarts > 0 && outcome.brownOuts > 0 && outcome.kioskStops > 0 && outcome.parksWithoutTap > 0,
@@ -93,6 +94,10 @@ struct RealLifeMonthReplayTests {
         var continuedSessions = 0
         var endedAtStartup = 0
         var replayFailures: [String] = []
+        /// A driver's stretches of 200 m or more outside every stored session.
+        var lostStretches: [String] = []
+        /// Each refuel: true and estimated litres, fair and assigned cents, by party.
+        var perRefuel = ""
         var runner = ""
         var generation = Duration.zero
         var replaying = Duration.zero
@@ -113,7 +118,7 @@ struct RealLifeMonthReplayTests {
             whoever drove \(RealLifeMonthReplayTests.format(claimedUntrackedMeters / 1000, 2)) km; store's untracked \
             driving \(RealLifeMonthReplayTests.format(storeUntrackedMeters / 1000, 2)) km (\(untrackedWithCandidates) \
             stretches with candidates)
-            time: generating \(generation), replaying \(replaying), total \(total)
+            \(lostStretches.isEmpty ? "" : "left untracked: " + lostStretches.joined(separator: "; ") + "\n")\(perRefuel)time: generating \(generation), replaying \(replaying), total \(total)
             """
         }
     }
@@ -141,15 +146,16 @@ struct RealLifeMonthReplayTests {
             : "in-process Replay per part (no fairfuel executable at \(executable))"
 
         var options = ScenarioOptions(seed: seed)
-        options.initialTankLiters = 28  // a first fuel stop early in the fortnight
         var month = FamilyMonth(seed: seed, days: days, options: options, realLife: realLife)
         var cutRandom = SeededGenerator(seed: seed ^ 0xC0FFEE)
+        var restartLog: [Int64] = []
         while true {
             let generating = clock.now
             guard let day = month.day() else { break }
             outcome.trips += day.trips
             let origin = day.events.first?.timeMs ?? 0
             let capture = ScenarioCapture.bytes(day.events, originMs: origin, comment: "real-life month, seed \(seed), day \(day.index)")
+            if cut { restartLog += day.restartsMs }
             let kills = cut ? day.restartsMs.map { (atMs: $0 - origin, lostMs: Int64(cutRandom.integer(2_000...5_000))) } : []
             outcome.restarts += kills.count
             // The dongle (and its service) is off after each drive's hold-up: every power-up is a
@@ -173,6 +179,9 @@ struct RealLifeMonthReplayTests {
                     if result.exitCode != 0 {
                         outcome.replayFailures.append("\(path): exit \(result.exitCode): \(result.standardError)")
                         continue
+                    }
+                    if ProcessInfo.processInfo.environment["FAIRFUEL_REAL_LIFE_LOG"] == "1" {
+                        print("== \(path)\n\(result.standardOutput)\(result.standardError)")
                     }
                     outcome.frames += Self.number(before: " frames", in: result.standardOutput) ?? 0
                     outcome.endedAtStartup += Self.number(after: "ended ", in: result.standardOutput) ?? 0
@@ -213,6 +222,16 @@ struct RealLifeMonthReplayTests {
             Issue.record("\(assigned.count) splits for \(fair.count) refuels")
         }
         outcome.distanceOnly = CostShares.misallocation(CostShares.distanceOnly(truth), truth: fair)
+        for (index, split) in splits.enumerated() where index < truth.refuels.count {
+            let period = truth.periods[index]
+            var line = "refuel \(index + 1): \(split.refuel.cost.value) cents, \(split.refuel.liters) L"
+            for party in Set(period.liters.keys).union(assigned[index].keys).sorted() {
+                let estimated = split.shares.filter { Party($0.driver) == party }.reduce(0) { $0 + $1.fuelLiters }
+                line += "; \(party) \(format(period.liters[party] ?? 0, 2)) L true, \(format(estimated, 2)) L est., "
+                    + "\(fair[index][party] ?? 0)/\(assigned[index][party] ?? 0) cents"
+            }
+            outcome.perRefuel += line + "\n"
+        }
 
         // Who the store says drove each moving second of the truth.
         let sessions = try store.sessions()
@@ -223,10 +242,30 @@ struct RealLifeMonthReplayTests {
             let end = session.endUTCMs ?? Int64.max / 2
             return (start - startUTCMs, end - startUTCMs, ScenarioFamily.person(session.driver))
         }.sorted { $0.fromMs < $1.fromMs }
+        var lostStretch: (fromMs: Int64, toMs: Int64, party: Party, meters: Double)?
+        func closeLostStretch() {
+            if let stretch = lostStretch, stretch.meters >= 200 {
+                let around = month.lifeLog.filter { $0.atMs >= stretch.fromMs - 3_600_000 && $0.atMs <= stretch.toMs }
+                    .map { "\(Self.clockText($0.atMs)) \($0.text)" }
+                    + restartLog.filter { $0 >= stretch.fromMs - 3_600_000 && $0 <= stretch.toMs }.map { "\(Self.clockText($0)) restart" }
+                outcome.lostStretches.append("\(stretch.party) \(format(stretch.meters / 1000, 2)) km from day \(stretch.fromMs / 86_400_000) "
+                    + "\(Self.clockText(stretch.fromMs)) to \(Self.clockText(stretch.toMs)) (\(around.joined(separator: ", ")))")
+            }
+            lostStretch = nil
+        }
         for movement in truth.movements {
             outcome.drivenMeters += movement.meters
             let middle = movement.timeMs + 500
             let holder = spans.last { $0.fromMs <= middle && middle < $0.toMs }
+            if holder == nil, movement.party != .untracked {
+                if let stretch = lostStretch, stretch.party == movement.party, movement.timeMs - stretch.toMs <= 120_000 {
+                    lostStretch?.toMs = movement.timeMs + 1000
+                    lostStretch?.meters += movement.meters
+                } else {
+                    closeLostStretch()
+                    lostStretch = (movement.timeMs, movement.timeMs + 1000, movement.party, movement.meters)
+                }
+            }
             switch (holder, movement.party) {
             case (nil, .driver):
                 outcome.untrackedDriverMeters += movement.meters
@@ -240,6 +279,8 @@ struct RealLifeMonthReplayTests {
                 }
             }
         }
+
+        closeLostStretch()
 
         // Columns the resume work adds; read only where the store has them.
         let connection = store.connection
@@ -304,6 +345,12 @@ struct RealLifeMonthReplayTests {
     static func number(after prefix: String, in text: String) -> Int? {
         guard let range = text.range(of: prefix) else { return nil }
         return Int(String(text[range.upperBound...].prefix { $0.isNumber }))
+    }
+
+    /// UTC time of day of a world time (the world starts at 06:00Z).
+    static func clockText(_ worldMs: Int64) -> String {
+        let seconds = (worldMs / 1000 + 6 * 3600) % 86_400
+        return String(format: "%02d:%02d:%02dZ", Int(seconds / 3600), Int(seconds / 60 % 60), Int(seconds % 60))
     }
 
     static func format(_ value: Double, _ decimals: Int = 1) -> String {

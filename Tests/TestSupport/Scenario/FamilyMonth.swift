@@ -70,6 +70,8 @@ public struct FamilyMonth {
     public private(set) var kioskStops = 0
     public private(set) var parks = 0
     public private(set) var parksWithoutTap = 0
+    /// What happened when, for a test to explain its findings: (link time, text).
+    public private(set) var lifeLog: [(atMs: Int64, text: String)] = []
 
     /// With `realLife`, `ScenarioOptions.recordMovements` is turned on.
     public init(seed: UInt64 = 2026, days: Int = 28, options: ScenarioOptions? = nil, realLife: RealLife? = nil) {
@@ -89,6 +91,9 @@ public struct FamilyMonth {
     public mutating func day() -> Day? {
         guard nextDay < days else { return nil }
         let index = nextDay
+        defer {
+            for time in world.brownOutsMs where time >= Int64(index) * 86_400_000 { lifeLog.append((time, "MCU brown-out")) }
+        }
         nextDay += 1
         let before = trips
         let weekday = index % 7  // 0 is Monday
@@ -251,6 +256,7 @@ public struct FamilyMonth {
         let partial = random.chance(0.3) ? Double(random.integer(15...20)) : nil
         if let life = realLife, life.kioskQueueMinutes.upperBound > 0, let driver = world.wheel {
             let queue = Int(lifeRandom.uniform(life.kioskQueueMinutes) * 60)
+            lifeLog.append((world.nowMs, "\(driver) stops for fuel, \(queue / 60) min at the kiosk"))
             world.fuelStopWithQueue(queueSeconds: queue, partialLiters: partial, keepsParty: hasFob(driver))
             kioskStops += 1
         } else {
@@ -269,7 +275,9 @@ public struct FamilyMonth {
         let retap = lifeRandom.chance(life.retapShare)
         parks += 1
         if !retap { parksWithoutTap += 1 }
-        world.parkMidTrip(minutes: lifeRandom.uniform(life.parkMinutes), retap: retap, keepsParty: hasFob(driver))
+        let minutes = lifeRandom.uniform(life.parkMinutes)
+        lifeLog.append((world.nowMs, "\(driver) parks \(Int(minutes)) min, " + (retap ? "taps again" : "no new tap")))
+        world.parkMidTrip(minutes: minutes, retap: retap, keepsParty: hasFob(driver))
         scheduleLifeEvents(life)
         world.drive(Route(legs: Array(route.legs[half...])))
     }

@@ -66,9 +66,11 @@ extension ScenarioWorld {
 
     /// A park mid-trip: ignition off, the driver gets out and walks away for `minutes`, comes
     /// back and drives on, tapping again when `retap`. Without a tap, the fuel is theirs only
-    /// when `keepsParty` (their fob is heard): the rule the service follows.
+    /// when it was before (they had tapped) and `keepsParty` (their fob is heard): the rule the
+    /// service follows.
     public mutating func parkMidTrip(minutes: Double, retap: Bool, keepsParty: Bool) {
         guard let driver = wheel else { preconditionFailure("nobody at the wheel") }
+        let tapped = wheelParty == .driver(driver)
         let previous = surroundings
         surroundings = .street
         wait(seconds: random.integer(2...8))
@@ -76,7 +78,7 @@ extension ScenarioWorld {
         wait(seconds: random.integer(3...12))
         exit(driver, departing: true)
         wait(seconds: Int(minutes * 60))
-        board(driver, tapping: retap || keepsParty)
+        board(driver, tapping: retap || (tapped && keepsParty))
         ignitionOn()
         wait(seconds: random.integer(2...6))
         if retap { tap(driver) }
