@@ -146,13 +146,14 @@ extension IntegrationTests {
                     #expect(trip.distanceKilometers < plannedKilometers * 0.7, "Cara's trip ends at the park: \(trip.json)")
                 }
                 #expect(trips.count == 2, "no session after the park: \(trips.map(\.json))")
-                let after = untracked.filter { $0.meters > 300 }
-                #expect(after.count == 1, "the drive after the park is one stretch of untracked driving: \(untracked)")
-                if let stretch = after.first {
-                    #expect(stretch.meters > planned[1].distanceMeters * 0.3)
+                // The service may write the drive on as several stretches (it stands at lights);
+                // all of it is untracked and each stretch names both candidates.
+                let untrackedMeters = untracked.reduce(0) { $0 + $1.meters }
+                #expect(untrackedMeters > planned[1].distanceMeters * 0.3, "the drive after the park is untracked: \(untracked)")
+                let expected = Set([drivers["Anna"], drivers["Cara"]].compactMap { $0 })
+                for stretch in untracked where stretch.meters > 50 {
                     let candidates = Set((stretch.candidates ?? "").split(separator: ",").compactMap { Int($0) })
-                    #expect(candidates == Set([drivers["Anna"], drivers["Cara"]].compactMap { $0 }),
-                            "candidates \(stretch.candidates ?? "none") for drivers \(drivers)")
+                    #expect(candidates == expected, "candidates \(stretch.candidates ?? "none") for drivers \(drivers)")
                 }
             }
         }
