@@ -21,7 +21,7 @@ swiftc "${flags[@]}" -emit-module -emit-library -static -module-name FairFuelCor
   -emit-module-path "$out/FairFuelCore.swiftmodule" -o "$out/libFairFuelCore.a" Sources/FairFuelCore/*.swift
 swiftc "${flags[@]}" -I "$out" -emit-module -emit-library -static -module-name FairFuelParsers \
   -emit-module-path "$out/FairFuelParsers.swiftmodule" -o "$out/libFairFuelParsers.a" \
-  Sources/FairFuelParsers/NMEA/*.swift
+  Sources/FairFuelParsers/NMEA/*.swift Sources/FairFuelParsers/Lexer/*.swift Sources/FairFuelParsers/UBX/*.swift
 
 cat > "$out/NMEAFuzzer.swift" <<'SWIFT'
 import FairFuelParsers

@@ -112,4 +112,6 @@ public enum DomainOutput: Sendable, Equatable {
     case unknownTag(TagUID, at: LinkMilliseconds)
     /// Link time now maps to UTC with this offset (first valid fix, or a correction).
     case utcAnchored(offsetMs: Int64, at: LinkMilliseconds)
+    /// Link time no longer maps to UTC (the MCU restarted): stamp nothing until anchored again.
+    case utcUnknown(at: LinkMilliseconds)
 }

@@ -36,6 +36,8 @@ public struct DrivingMonitor: Sendable {
     public private(set) var trip: TripMeter
     private var fuel: FuelEstimator
     private var fuelTotal = Liters.zero
+    /// Fuel counted by estimators replaced since start-up (a new vehicle profile).
+    private var fuelBase = Liters.zero
     private var sessionFuelStart = Liters.zero
     private var lastTripPointAt: LinkMilliseconds?
     private var untracked: UntrackedDriving?
@@ -65,6 +67,22 @@ public struct DrivingMonitor: Sendable {
 
     /// Fuel estimated since the monitor started, sessions and untracked driving together.
     public var totalFuel: Liters { fuelTotal }
+
+    /// The calibration factor fuel is estimated with now.
+    public var fuelCalibrationFactor: Double { fuel.calibrationFactor }
+
+    /// A new calibration (after a full refuel) applies from now on; fuel already counted stays.
+    public mutating func update(calibrationFactor: Double) {
+        fuel.calibrationFactor = calibrationFactor
+    }
+
+    /// A new vehicle profile (its model and calibration) applies from now on: the open trip
+    /// keeps what it counted, the new estimator goes on from there, warm.
+    public mutating func update(fuel estimator: FuelEstimator) {
+        fuelBase = fuelTotal
+        fuel = estimator
+        fuel.reset(coldStartFraction: 0)
+    }
 
     /// Replaces the provisioning (after a technician's change); tracked beacons are re-labelled.
     public mutating func update(directory: DriverDirectory) {
@@ -127,8 +145,16 @@ public struct DrivingMonitor: Sendable {
         case let .ignition(on, _):
             ignitionOn = on
             if !on { motion.markStopped(at: time) }
-        case .tick, .mcuRestarted:
+        case .tick:
             trip.advance(to: time)
+        case .mcuRestarted:
+            trip.advance(to: time)
+            // A new MCU clock (a reboot, another MCU, a simulator started later): link time
+            // may no longer map to UTC as before. Stamp nothing until the receiver says.
+            if utc.offsetMs != nil {
+                utc.reset()
+                emit(.utcUnknown(at: time))
+            }
         case .endSession:
             // Ending by hand also ends any wait for the last trip to go on.
             if machine.driver == nil {
@@ -201,7 +227,7 @@ public struct DrivingMonitor: Sendable {
     private mutating func record(_ step: MotionStep, _ emit: (DomainOutput) -> Void) {
         var fuelDelta = Liters.zero
         if engineRunning {
-            let cumulative = fuel.add(timeMs: step.time.value, speed: step.speed)
+            let cumulative = fuelBase + fuel.add(timeMs: step.time.value, speed: step.speed)
             fuelDelta = Liters(max(0, cumulative.value - fuelTotal.value))
             fuelTotal = cumulative
         } else {

@@ -101,13 +101,14 @@ extension TripStore {
         try write(durable: true) {
             try connection.run(
                 """
-                UPDATE sessions SET end_link_ms = ?, end_utc_ms = ?, last_utc_ms = COALESCE(?, last_utc_ms), end_reason = ?,
+                UPDATE sessions SET end_link_ms = ?, end_utc_ms = MAX(?, COALESCE(start_utc_ms, ?)), last_utc_ms = COALESCE(?, last_utc_ms), end_reason = ?,
                     stopped_utc_ms = ?, driver_left_utc_ms = ?, distance_m = ?, duration_ms = ?, moving_ms = ?, idle_ms = ?,
                     max_speed_mps = ?, harsh_accel = ?, harsh_brake = ?, fuel_l = ?
                 WHERE id = ?
                 """,
+                // A trip never ends before it started, whatever the receiver's clock did meanwhile.
                 .integer(record.endedAt.value), .optional(utc(record.endedAt)), .optional(utc(record.endedAt)),
-                .text(record.reason.rawValue), .optional(record.stoppedAt.flatMap(utc)), .optional(record.driverLeftAt.flatMap(utc)),
+                .optional(utc(record.endedAt)), .text(record.reason.rawValue), .optional(record.stoppedAt.flatMap(utc)), .optional(record.driverLeftAt.flatMap(utc)),
                 .real(metrics.distance.value), .integer(metrics.durationMs), .integer(metrics.movingMs), .integer(metrics.idleMs),
                 .real(metrics.maximumSpeed.value), .int(metrics.harshAccelerations), .int(metrics.harshBrakings),
                 .real(metrics.fuel.value), .integer(id.rawValue))

@@ -6,15 +6,19 @@ import FairFuelParsers
 struct NMEACommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nmea",
-        abstract: "Decode raw NMEA 0183 text into one GNSS fix per receiver epoch.",
+        abstract: "Decode a receiver's raw output (NMEA 0183 text, binary mixed in) into one GNSS fix per epoch.",
         discussion: """
-            Reads FILE: one sentence a line, CR LF or LF. Comment lines (#...),
-            blank lines and binary junk are counted and skipped, as are sentences
-            with a bad checksum, malformed or unsupported ones.
+            Reads FILE as a byte stream, through the same packet lexer and parser as
+            the MCU's NMEA frames: sentences of any talker, with binary packets
+            (u-blox UBX, CASIC, SiRF, RTCM 3, Garmin) skipped whole and counted,
+            '#' comment lines and noise counted; sentences with a bad checksum,
+            malformed or unsupported ones are counted and skipped.
             With --json: one JSON object per fix ({"utc":...,"lat":...,"lon":...,
             "alt_m":...,"speed_mps":...,"course_deg":...,"mode":0-3,"sats":...,
-            "hdop":...}), then a line with the counters ({"stats":{...}}).
-            Without: a table.
+            "hdop":...,"talker":"GP","derived":false}; "derived" marks a speed and
+            course computed from successive positions), then a line with the
+            sentence counters ({"stats":{...}}) and one with the lexer's
+            ({"lexer":{...}}). Without: a table (a derived speed ends in "~").
             """)
 
     @Argument(help: "The NMEA text file.")
@@ -37,17 +41,24 @@ struct NMEACommand: ParsableCommand {
             }
             print(json ? fix.jsonLine : fix.tableRow)
         }
-        let reading = TextFileReader(path: file, maximumLineBytes: 64 * 1024).forEachLine { line, truncated in
-            decoder.feed(line: line, truncated: truncated, emit: printFix)
+        // Lines are only the reader's unit: each goes back to the lexer with its LF,
+        // so the lexer sees the file's bytes as a serial port would deliver them
+        // (a line over 64 KiB, which no receiver sends, loses its excess).
+        let lineFeed: [UInt8] = [0x0A]
+        let reading = TextFileReader(path: file, maximumLineBytes: 64 * 1024).forEachLine { line, _ in
+            decoder.feed(bytes: line, emit: printFix)
+            decoder.feed(bytes: lineFeed[...], emit: printFix)
             return true
         }
         if case .failure(let error) = reading { throw UserFacingError(error.description) }
         decoder.finish(emit: printFix)
         if json {
             print(decoder.stats.jsonLine)
+            print(decoder.lexerStats.jsonLine)
         } else {
             print("")
             print(decoder.stats.named.map { "\($0.name) \($0.value)" }.joined(separator: "  "))
+            print(decoder.lexerStats.named.map { "\($0.name) \($0.value)" }.joined(separator: "  "))
         }
     }
 }

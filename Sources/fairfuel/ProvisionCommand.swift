@@ -265,10 +265,10 @@ func prompt(_ text: String) {
 }
 
 extension ControlOptions {
-    /// Tells a running service to re-read the provisioning; says so when it did.
+    /// Tells a running service to re-read the provisioning, the vehicle and its calibration; says so when it did.
     func reloadIfRunning() {
         guard let answer = ControlSocketClient.ask(path: resolvedPath, request: "reload", timeoutMs: 2_000) else { return }
-        print(answer.hasPrefix("ok") ? "the running service reloaded the provisioning" : "the running service did not reload: \(answer.trimmingTrailingNewline)")
+        print(answer.hasPrefix("ok") ? "the running service reloaded its configuration" : "the running service did not reload: \(answer.trimmingTrailingNewline)")
     }
 
     /// A clear error before any prompt when no service answers.

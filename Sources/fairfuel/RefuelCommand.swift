@@ -37,6 +37,7 @@ struct RefuelCommand: ParsableCommand {
         @Option(help: "A free note.")
         var note: String?
         @OptionGroup var store: StoreOptions
+        @OptionGroup var control: ControlOptions
 
         func validate() throws {
             switch (liters, gallons) {
@@ -83,6 +84,8 @@ struct RefuelCommand: ParsableCommand {
             } catch {
                 throw UserFacingError("\(error)")
             }
+            // A full fill may have recalibrated the fuel estimate: the running service takes it now.
+            control.reloadIfRunning()
         }
     }
 
@@ -135,11 +138,13 @@ struct RefuelCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a refuel by id; every split is recomputed.")
         @Argument(help: "The refuel's id (see `fairfuel refuel list`).") var id: Int64
         @OptionGroup var store: StoreOptions
+        @OptionGroup var control: ControlOptions
 
         func run() throws {
             let db = try store.open()
             do { try db.removeRefuel(id: id) } catch { throw UserFacingError("\(error)") }
             print("refuel \(id) removed; splits recomputed")
+            control.reloadIfRunning()
         }
     }
 }

@@ -2,6 +2,9 @@
 // regression logs (Tests/FairFuelParsersTests/Fixtures/nmea/gpsd: 70 real
 // receivers, about 20 000 sentences). Each iteration parses every sentence once,
 // so mallocs per sentence = mallocCountTotal / "sentences" (target: 0).
+// The packet lexer runs over the logs' raw bytes (text logs and the mixed-binary
+// ones with UBX), fed in 4 KiB reads as from a serial port: bytes/s and mallocs
+// (target: 0 per byte and per packet).
 // Run: cd Benchmarks && swift package --scratch-path .build-nmea benchmark --target NMEAParsing
 import Benchmark
 import FairFuelParsers
@@ -18,6 +21,10 @@ struct Corpus {
     var bytes: [UInt8] = []
     var sentences: [Range<Int>] = []
     var lines: [Range<Int>] = []
+    /// The text logs' files as they are (LF kept).
+    var raw: [UInt8] = []
+    /// The text logs and the mixed-binary logs as they are.
+    var rawMixed: [UInt8] = []
 
     static let directory: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
@@ -43,6 +50,11 @@ struct Corpus {
             }
             if lineStart < corpus.bytes.count { corpus.add(lineStart..<corpus.bytes.count) }
         }
+        for name in logNames() { corpus.raw += readFile(directory + "/" + name) }
+        corpus.rawMixed = corpus.raw
+        for name in logNames(in: directory + "/mixed-binary") {
+            corpus.rawMixed += readFile(directory + "/mixed-binary/" + name)
+        }
         precondition(corpus.sentences.count > 10_000, "fixtures not found under \(directory)")
         return corpus
     }()
@@ -55,8 +67,21 @@ struct Corpus {
         sentences.append(line.lowerBound..<end)
     }
 
+    static func readFile(_ path: String) -> [UInt8] {
+        guard let file = fopen(path, "rb") else { return [] }
+        defer { fclose(file) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            out += chunk[0..<count]
+        }
+        return out
+    }
+
     /// The `*.log` files of the folder (text logs; binary and AIS ones live in subfolders).
-    private static func logNames() -> [String] {
+    private static func logNames(in directory: String = Corpus.directory) -> [String] {
         guard let folder = opendir(directory) else { return [] }
         defer { closedir(folder) }
         var names: [String] = []
@@ -72,6 +97,8 @@ struct Corpus {
 
 let sentencesPerSecond = BenchmarkMetric.custom("sentences/s", polarity: .prefersLarger, useScalingFactor: false)
 let sentencesPerIteration = BenchmarkMetric.custom("sentences", polarity: .prefersLarger, useScalingFactor: false)
+let bytesPerSecond = BenchmarkMetric.custom("bytes/s", polarity: .prefersLarger, useScalingFactor: false)
+let packetsPerIteration = BenchmarkMetric.custom("packets", polarity: .prefersLarger, useScalingFactor: false)
 
 func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
@@ -144,6 +171,64 @@ let benchmarks: @Sendable () -> Void = {
         let elapsed = clock.now - start
         benchmark.stopMeasurement()
         precondition(decoder.stats.lines == corpus.lines.count && decoder.stats.isConsistent)
+        benchmark.measurement(sentencesPerSecond, Int(Double(decoder.stats.sentences) / seconds(elapsed)))
+        benchmark.measurement(sentencesPerIteration, decoder.stats.sentences)
+    }
+
+    Benchmark(
+        "Lexer: raw log bytes to packets (NMEA, UBX, comments), 4 KiB reads",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal, bytesPerSecond, packetsPerIteration])
+    ) { benchmark in
+        let corpus = Corpus.shared
+        var lexer = GNSSPacketLexer()
+        var packets = 0
+        var kinds = 0
+        let clock = ContinuousClock()
+        let bytes = corpus.rawMixed.span
+        benchmark.startMeasurement()
+        let start = clock.now
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + 4096)
+            while offset < end {
+                offset += lexer.feed(bytes.extracting(offset..<end))
+                while let packet = lexer.next() {
+                    packets &+= 1
+                    kinds &+= Int(packet.kind.rawValue)
+                }
+            }
+        }
+        lexer.markEnd()
+        while lexer.next() != nil { packets &+= 1 }
+        let elapsed = clock.now - start
+        benchmark.stopMeasurement()
+        blackHole(kinds)
+        precondition(lexer.stats.isConsistent && lexer.stats.bytes == bytes.count && lexer.stats.ubx > 1000)
+        benchmark.measurement(bytesPerSecond, Int(Double(bytes.count) / seconds(elapsed)))
+        benchmark.measurement(packetsPerIteration, packets)
+    }
+
+    Benchmark("Raw text bytes to fixes (lex, parse, assemble), 4 KiB reads") { benchmark in
+        let corpus = Corpus.shared
+        var decoder = NMEAFixDecoder()
+        var fixes = 0
+        let clock = ContinuousClock()
+        let bytes = corpus.raw.span
+        benchmark.startMeasurement()
+        let start = clock.now
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + 4096)
+            decoder.feed(bytes: bytes.extracting(offset..<end)) { fix in
+                fixes += 1
+                blackHole(fix)
+            }
+            offset = end
+        }
+        decoder.finish { _ in fixes += 1 }
+        let elapsed = clock.now - start
+        benchmark.stopMeasurement()
+        precondition(fixes > 1000 && decoder.lexerStats.isConsistent)
         benchmark.measurement(sentencesPerSecond, Int(Double(decoder.stats.sentences) / seconds(elapsed)))
         benchmark.measurement(sentencesPerIteration, decoder.stats.sentences)
     }

@@ -13,6 +13,12 @@
 // Insert throughput: trip points per second through `appendTripPoints`, in the recorder's
 // 10-point batches (one fsync each) and in 1000-point batches.
 //
+// Resume decision at start-up: what the service reads from a year-old store to decide
+// whether the trip it was killed in goes on (TripStore.tripToContinue: the newest session
+// row, its track, older open sessions closed). A year of a family's driving (1 Hz tracks,
+// about 1.8 driving hours a day, 4 trips a day) is built once into a file and reused;
+// the newest session is left open, as a SIGKILL mid-trip leaves it. Target: under 50 ms.
+//
 // Run: cd Benchmarks && swift package --scratch-path .build-store benchmark --target Store
 import Benchmark
 import FairFuelCore
@@ -117,6 +123,54 @@ let fsyncsPerHour = BenchmarkMetric.custom("fsyncs/driving h", polarity: .prefer
 let pointsPerHour = BenchmarkMetric.custom("points/driving h", polarity: .prefersLarger, useScalingFactor: false)
 let pointsPerSecond = BenchmarkMetric.custom("points/s", polarity: .prefersLarger, useScalingFactor: false)
 
+/// A year-old store whose newest session was left open by a kill mid-trip.
+enum YearOldStore {
+    static let path = "/tmp/fairfuel-benchmark-year-old.db"
+    static let days = 365
+    static let t0: Int64 = 1_767_225_600_000  // 2026-01-01T00:00:00Z
+
+    static func open() throws -> TripStore {
+        if access(path, F_OK) != 0 || (try? TripStore(path: path).sessions().count) != days * 4 {
+            try build()
+        }
+        return try TripStore(path: path)
+    }
+
+    private static func build() throws {
+        for suffix in ["", "-wal", "-shm", "-reserve"] { unlink(path + suffix) }
+        let store = try TripStore(path: path, configuration: StoreConfiguration(durability: .syncAtCheckpoints))
+        let driver = try store.addDriver(name: "Alice", tags: [], beacons: [])
+        let run = try store.beginRun(note: "year")
+        var points: [StoredTripPoint] = []
+        for day in 0..<days {
+            for trip in 0..<4 {
+                let start = t0 + Int64(day) * 86_400_000 + Int64(7 + trip * 3) * 3_600_000
+                let seconds = trip == 1 ? 2_400 : 1_200
+                let id = try store.openSession(driver: driver, driverName: "Alice", run: run, startLinkMs: 0, startUTCMs: start)
+                points.removeAll(keepingCapacity: true)
+                for second in 0..<seconds {
+                    let elapsed = Double(second)
+                    let time: Int64 = start + Int64(second) * 1_000
+                    let latitude: Double = 48.137 + elapsed * 1e-4
+                    points.append(StoredTripPoint(
+                        session: id, utcMs: time, latitude: latitude, longitude: 11.575, speedMetersPerSecond: 11,
+                        distanceMeters: elapsed * 11, fuelLiters: elapsed * 7e-4))
+                }
+                try store.appendTripPoints(points)
+                let last = day == days - 1 && trip == 3
+                if !last {
+                    var metrics = TripMetrics()
+                    metrics.distance = Meters(Double(seconds) * 11)
+                    let record = SessionRecord(
+                        driver: driver, startedAt: LinkMilliseconds(0), endedAt: LinkMilliseconds(Int64(seconds) * 1_000),
+                        reason: .departed, stoppedAt: nil, driverLeftAt: nil, metrics: metrics)
+                    try store.closeSession(id, record: record) { start + $0.value }
+                }
+            }
+        }
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, bytesPerHour, walBytesPerHour, databaseBytesPerHour, fsyncsPerHour, pointsPerHour],
@@ -136,6 +190,18 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(databaseBytesPerHour, Int(io.databaseBytesWritten / hours))
         benchmark.measurement(fsyncsPerHour, Int(io.syncs / hours))
         benchmark.measurement(pointsPerHour, points / Drive.hours)
+    }
+
+    Benchmark(
+        "Resume decision at start-up on a year-old store (tripToContinue)",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 20)
+    ) { benchmark in
+        let store = try YearOldStore.open()
+        let configuration = BoardProfile.piZero2W.monitorConfiguration
+        benchmark.startMeasurement()
+        let handed = try store.tripToContinue(motion: configuration.motion, session: configuration.session)
+        benchmark.stopMeasurement()
+        precondition(handed?.trip.isOpen == true, "the year-old store's newest trip is open")
     }
 
     for batch in [10, 1_000] {

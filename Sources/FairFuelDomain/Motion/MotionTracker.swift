@@ -15,9 +15,14 @@ public struct MotionStep: Sendable, Equatable {
     public var receiverSpeed: MetersPerSecond
     public var latitude: Double
     public var longitude: Double
-    /// True when the step follows a gap (first fix, GNSS outage, re-anchoring); after an
-    /// outage `distance` is the straight line across it when the speeds either side explain it.
+    /// True when the step follows a gap (first fix, GNSS outage, re-anchoring) or a break in
+    /// the receiver's speed trace (an untrusted epoch, its clock stepping); after an outage
+    /// `distance` is the straight line across it when the speeds either side explain it.
     public var afterGap: Bool
+    /// Time for speed changes (harsh events): the receiver's own epoch times where it gives
+    /// them consistently, link time otherwise. Only differences within a run of steps
+    /// without a gap mean anything.
+    public var dynamicsMs: Int64
 }
 
 /// Turns GNSS fixes into trusted motion: gated by fix mode and HDOP, with
@@ -35,6 +40,10 @@ public struct MotionTracker: Sendable {
     public private(set) var rejectedGateCount: UInt64 = 0
     public private(set) var rejectedOutlierCount: UInt64 = 0
     private var consecutiveOutliers = 0
+    /// The receiver's UTC of the last accepted fix (nil: it gave none).
+    private var lastReceiverMs: Int64?
+    /// An epoch was refused by the gates since the last accepted one: the speed trace broke.
+    private var untrustedSinceLastAccepted = false
     // The jitter anchor: where a slow or stationary vehicle was last placed.
     private var anchorLatitude = 0.0
     private var anchorLongitude = 0.0
@@ -75,12 +84,15 @@ public struct MotionTracker: Sendable {
             let latitude = fix.latitude, let longitude = fix.longitude
         else {
             rejectedGateCount += 1
+            untrustedSinceLastAccepted = true
             return nil
         }
         if let hdop = fix.hdop, hdop > thresholds.maximumHDOP {
             rejectedGateCount += 1
+            untrustedSinceLastAccepted = true
             return nil
         }
+        let receiverMs = fix.utc?.millisecondsSinceEpoch
         var speed = fix.speed?.value
         if let reported = speed, reported > thresholds.maximumMetersPerSecond || reported < 0 {
             rejectedOutlierCount += 1
@@ -89,9 +101,25 @@ public struct MotionTracker: Sendable {
 
         guard let previous = lastAccepted, time.value - previous.time.value <= gapMs, time > previous.time else {
             let bridged = lastAccepted.map { bridge(from: $0, latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time) }
-            return anchor(latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time, afterGap: true, distance: bridged ?? .zero)
+            return anchor(
+                latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time, afterGap: true, distance: bridged ?? .zero,
+                receiverMs: receiverMs)
         }
-        let elapsedMs = time.value - previous.time.value
+        // Intervals on the receiver's clock where it has one: epochs that reach us late or
+        // in a burst keep their true spacing. A receiver clock that repeats, runs back or
+        // leaps (a restart, a leap second, a week rollover) breaks the trace instead.
+        var elapsedMs = time.value - previous.time.value
+        var traceBroken = untrustedSinceLastAccepted
+        if let receiverMs, let lastReceiverMs {
+            let receiverElapsed = receiverMs - lastReceiverMs
+            if receiverElapsed > 0 && receiverElapsed <= gapMs {
+                elapsedMs = receiverElapsed
+            } else {
+                traceBroken = true
+            }
+        } else if (receiverMs == nil) != (lastReceiverMs == nil) {
+            traceBroken = true
+        }
         let seconds = Double(elapsedMs) / 1000
         let moved = Geodesy.distance(
             latitude1: previous.latitude, longitude1: previous.longitude, latitude2: latitude, longitude2: longitude)
@@ -103,7 +131,7 @@ public struct MotionTracker: Sendable {
             if consecutiveOutliers >= 3 {
                 // The receiver insists: it was the old position that was wrong. Re-anchor without distance.
                 consecutiveOutliers = 0
-                return anchor(latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time, afterGap: true)
+                return anchor(latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time, afterGap: true, receiverMs: receiverMs)
             }
             return nil
         }
@@ -133,23 +161,31 @@ public struct MotionTracker: Sendable {
         let step = MotionStep(
             time: time, elapsedMs: elapsedMs, distance: distance,
             speed: MetersPerSecond(isStopped ? 0 : reportedSpeed), receiverSpeed: MetersPerSecond(reportedSpeed),
-            latitude: latitude, longitude: longitude, afterGap: false)
+            latitude: latitude, longitude: longitude, afterGap: traceBroken, dynamicsMs: previous.dynamicsMs + elapsedMs)
         lastAccepted = step
+        lastReceiverMs = receiverMs
+        untrustedSinceLastAccepted = false
         return step
     }
 
     private mutating func anchor(
-        latitude: Double, longitude: Double, speed: Double, at time: LinkMilliseconds, afterGap: Bool, distance: Meters = .zero
+        latitude: Double, longitude: Double, speed: Double, at time: LinkMilliseconds, afterGap: Bool, distance: Meters = .zero,
+        receiverMs: Int64?
     ) -> MotionStep {
         anchorLatitude = latitude
         anchorLongitude = longitude
         // With no previous position to compare, slow speeds are taken as the noise they usually are.
         let isStopped = speed < thresholds.jitterSpeedMetersPerSecond
         updateStopped(isStopped, at: time)
+        // After a gap the dynamics clock only has to keep running forward.
+        let dynamicsMs = lastAccepted.map { $0.dynamicsMs + max(1, time.value - $0.time.value) } ?? time.value
         let step = MotionStep(
             time: time, elapsedMs: 0, distance: distance, speed: MetersPerSecond(isStopped ? 0 : speed),
-            receiverSpeed: MetersPerSecond(speed), latitude: latitude, longitude: longitude, afterGap: afterGap)
+            receiverSpeed: MetersPerSecond(speed), latitude: latitude, longitude: longitude, afterGap: afterGap,
+            dynamicsMs: dynamicsMs)
         lastAccepted = step
+        lastReceiverMs = receiverMs
+        untrustedSinceLastAccepted = false
         return step
     }
 

@@ -84,7 +84,8 @@ public struct TripMeter: Sendable {
             let afterGap = previous.map { sample.utcMs - $0.utcMs > gapMs } ?? true
             meter.add(MotionStep(
                 time: time, elapsedMs: previous.map { max(0, sample.utcMs - $0.utcMs) } ?? 0, distance: distance,
-                speed: sample.speed, receiverSpeed: sample.speed, latitude: 0, longitude: 0, afterGap: afterGap))
+                speed: sample.speed, receiverSpeed: sample.speed, latitude: 0, longitude: 0, afterGap: afterGap,
+                dynamicsMs: sample.utcMs))
             fuel = Liters(max(fuel.value, sample.fuel.value))
             previous = sample
         }
@@ -108,8 +109,15 @@ public struct TripMeter: Sendable {
         }
         metrics.distance += step.distance
         if step.speed > metrics.maximumSpeed { metrics.maximumSpeed = step.speed }
-        if step.afterGap { recent.removeAll() }
-        detectHarsh(timeMs: step.time.value, speed: step.receiverSpeed.value)
+        if step.afterGap {
+            // The first epoch after a gap or a break (a receiver restart often reports a stale
+            // or zero speed) is no reference for the next: dynamics start again after it.
+            recent.removeAll()
+            accelerationRun = false
+            brakingRun = false
+        } else {
+            detectHarsh(timeMs: step.dynamicsMs, speed: step.receiverSpeed.value)
+        }
         lastTime = step.time
         lastSpeed = step.speed.value
         metrics.durationMs = step.time.value - (startTime?.value ?? step.time.value)

@@ -29,6 +29,7 @@ struct GNSSEpoch {
     private var latitude: Double?
     private var longitude: Double?
     private var positionRank: UInt8 = 0
+    private var positionTalker: NMEATalker?
     private var altitude: Double?
     private var altitudeRank: UInt8 = 0
     private var speed: Double?
@@ -72,7 +73,7 @@ struct GNSSEpoch {
                 if rmc.status != nil || rmc.mode != nil { noteMode(.noFix) }
                 return
             }
-            notePosition(rmc.latitude, rmc.longitude, rank: 2, mode: .fix2D)
+            notePosition(rmc.latitude, rmc.longitude, rank: 2, mode: .fix2D, talker: rmc.talker)
             GNSSEpoch.set(&speed, &speedRank, rmc.speed?.value, rank: 2)
             GNSSEpoch.set(&course, &courseRank, rmc.course, rank: 2)
             GNSSEpoch.set(&date, &dateRank, rmc.date, rank: 1)
@@ -84,7 +85,7 @@ struct GNSSEpoch {
             GNSSEpoch.set(&altitude, &altitudeRank, gga.altitude?.value, rank: 2)
             notePosition(
                 gga.latitude, gga.longitude, rank: 4,
-                mode: GNSSEpoch.mode(altitude: gga.altitude, satellites: gga.satellitesUsed))
+                mode: GNSSEpoch.mode(altitude: gga.altitude, satellites: gga.satellitesUsed), talker: gga.talker)
         case .gns(let gns):
             GNSSEpoch.set(&satellites, &satellitesRank, gns.satellitesUsed, rank: 1)
             guard gns.modes != nil else { return }
@@ -93,13 +94,13 @@ struct GNSSEpoch {
             GNSSEpoch.set(&altitude, &altitudeRank, gns.altitude?.value, rank: 1)
             notePosition(
                 gns.latitude, gns.longitude, rank: 3,
-                mode: GNSSEpoch.mode(altitude: gns.altitude, satellites: gns.satellitesUsed))
+                mode: GNSSEpoch.mode(altitude: gns.altitude, satellites: gns.satellitesUsed), talker: gns.talker)
         case .gll(let gll):
             guard gll.isValidFix else {
                 if gll.status != nil || gll.mode != nil { noteMode(.noFix) }
                 return
             }
-            notePosition(gll.latitude, gll.longitude, rank: 1, mode: .fix2D)
+            notePosition(gll.latitude, gll.longitude, rank: 1, mode: .fix2D, talker: gll.talker)
         case .vtg(let vtg):
             guard vtg.mode != .notValid else { return }
             GNSSEpoch.set(&speed, &speedRank, vtg.speed?.value, rank: 1)
@@ -134,6 +135,7 @@ struct GNSSEpoch {
             fix.altitude = altitude.map { Meters($0) }
             fix.speed = speed.map { MetersPerSecond($0) }
             fix.course = course
+            fix.talker = positionTalker
         }
         fix.satellitesUsed = satellites ?? (sawGSA ? listedSatellites : nil)
         fix.hdop = hdop
@@ -151,13 +153,16 @@ struct GNSSEpoch {
         derivedMode = max(derivedMode, mode)
     }
 
-    private mutating func notePosition(_ lat: Double?, _ lon: Double?, rank: UInt8, mode: GNSSMode) {
+    private mutating func notePosition(
+        _ lat: Double?, _ lon: Double?, rank: UInt8, mode: GNSSMode, talker: NMEATalker
+    ) {
         guard let lat, let lon else { return noteMode(.noFix) }
         noteMode(mode)
         if rank > positionRank {
             latitude = lat
             longitude = lon
             positionRank = rank
+            positionTalker = talker
         }
     }
 

@@ -2,7 +2,8 @@ import FairFuelCore
 
 extension GNSSFix {
     /// `{"utc":"2026-11-20T08:00:01.000Z"|null,"lat":..,"lon":..,"alt_m":..,"speed_mps":..,
-    /// "course_deg":..,"mode":0...3,"sats":N|null,"hdop":x|null}`.
+    /// "course_deg":..,"mode":0...3,"sats":N|null,"hdop":x|null,"talker":"GP"|null,
+    /// "derived":true|false}`; `derived` marks speed and course computed from positions.
     ///
     /// Degrees to 9 decimals (as gpsd), metres and m/s to 3, course and HDOP to 2.
     public var jsonLine: String {
@@ -16,6 +17,8 @@ extension GNSSFix {
         line.add("mode", Int(mode.rawValue))
         line.add("sats", satellitesUsed)
         line.add("hdop", hdop, decimals: 2)
+        line.add("talker", talker?.code)
+        line.add("derived", motionIsDerived)
         return line.string
     }
 
@@ -41,7 +44,8 @@ extension GNSSFix {
         }
         return GNSSFix.row([
             time, number(latitude, 7), number(longitude, 7), number(altitude?.value, 1),
-            number(speed?.value, 2), number(course, 1), GNSSFix.modeName(mode),
+            (speed.map { JSONLine.formatFixed($0.value, decimals: 2) + (motionIsDerived ? "~" : "") } ?? "-"),
+            number(course, 1), GNSSFix.modeName(mode),
             satellitesUsed.map { String($0) } ?? "-", number(hdop, 2),
         ])
     }

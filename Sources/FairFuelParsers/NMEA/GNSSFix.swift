@@ -21,12 +21,20 @@ public struct GNSSFix: Sendable, Equatable {
     /// Satellites used in the solution (GGA/GNS count, else the ids listed by the epoch's GSAs).
     @CompactOptional public var satellitesUsed: Int? = nil
     @CompactOptional public var hdop: Double? = nil
+    /// Talker of the sentence the position came from (`GP`, `GN`, `IN`, ...); nil without a position.
+    public var talker: NMEATalker?
+    /// Whether `speed` and `course` were computed from successive positions
+    /// (the epoch had no RMC or VTG speed; see `GNSSMotionDeriver`).
+    public var motionIsDerived = false
+
+    /// The constellation of `talker` (nil for instruments and without a position).
+    public var constellation: GNSSConstellation? { talker?.constellation }
 
     public init(
         utc: UTCTimestamp? = nil, timeOfDay: UTCTimeOfDay? = nil, latitude: Double? = nil,
         longitude: Double? = nil, altitude: Meters? = nil, speed: MetersPerSecond? = nil,
         course: Double? = nil, mode: GNSSMode = .noData, satellitesUsed: Int? = nil,
-        hdop: Double? = nil
+        hdop: Double? = nil, talker: NMEATalker? = nil, motionIsDerived: Bool = false
     ) {
         self.utc = utc
         self.timeOfDay = timeOfDay
@@ -38,5 +46,7 @@ public struct GNSSFix: Sendable, Equatable {
         self.mode = mode
         self.satellitesUsed = satellitesUsed
         self.hdop = hdop
+        self.talker = talker
+        self.motionIsDerived = motionIsDerived
     }
 }

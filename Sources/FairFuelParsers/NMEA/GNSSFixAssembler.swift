@@ -1,3 +1,5 @@
+import FairFuelCore
+
 /// Merges decoded sentences into one `GNSSFix` per receiver epoch.
 ///
 /// An epoch is the set of sentences with the same UTC time (RMC, GGA, GNS,
@@ -32,6 +34,11 @@
 /// `utc` is nil and only `timeOfDay` is set; RMC with status V is not trusted
 /// for its date.
 ///
+/// Speed and course: when an epoch with a position has no speed (no RMC or VTG
+/// with one), they are derived from successive positions by `GNSSMotionDeriver`
+/// (its rule: 0.9 s minimum step, 5 s maximum gap, 100 m/s jump limit, course only
+/// for moves of 1 m or more) and the fix is marked `motionIsDerived`.
+///
 /// Nothing is allocated per sentence: the state is a few scalars.
 public struct GNSSFixAssembler: Sendable {
     /// The epoch being merged.
@@ -43,6 +50,7 @@ public struct GNSSFixAssembler: Sendable {
     private var ender: UInt32 = 0
     /// Last known date, as days since 1970, and the time of day it was true for.
     private var dateAnchor: (days: Int64, time: Int32)?
+    private var motion = GNSSMotionDeriver()
 
     /// Fixes emitted since init.
     public private(set) var fixCount = 0
@@ -55,8 +63,8 @@ public struct GNSSFixAssembler: Sendable {
     public var cycleEnder: String? {
         guard ender != 0 else { return nil }
         let type = NMEASentenceType(rawValue: UInt8(ender & 0xFF) - 1)!
-        let talker = NMEATalker(rawValue: UInt8(ender >> 8 & 0xFF))!
-        return "\(talker.code)\(type.code)#\(ender >> 16)"
+        let talker = NMEATalker(packed: UInt16(ender >> 8 & 0xFFFF))!
+        return "\(talker.code)\(type.code)#\(ender >> 24)"
     }
 
     /// Adds one decoded sentence; `emit` receives the fixes it completes (zero, one, rarely two).
@@ -100,6 +108,7 @@ public struct GNSSFixAssembler: Sendable {
         candidateEnder = 0
         ender = 0
         dateAnchor = nil
+        motion.reset()
     }
 
     private mutating func late() {
@@ -144,12 +153,21 @@ public struct GNSSFixAssembler: Sendable {
             }
         }
         fixCount += 1
-        emit(epoch.fix(date: carried))
+        var fix = epoch.fix(date: carried)
+        if let time = epoch.time, let latitude = fix.latitude, let longitude = fix.longitude {
+            let derived = motion.observe(time: time, latitude: latitude, longitude: longitude)
+            if fix.speed == nil, let derived {
+                fix.speed = MetersPerSecond(derived.metersPerSecond)
+                if fix.course == nil { fix.course = derived.course }
+                fix.motionIsDerived = true
+            }
+        }
+        emit(fix)
     }
 
-    /// Type, talker and occurrence packed: 0 never names a sentence.
+    /// Type (8 bits), talker (16) and occurrence (8) packed: 0 never names a sentence.
     private static func key(_ sentence: NMEASentence, occurrence: UInt8) -> UInt32 {
-        UInt32(sentence.type.rawValue) + 1 | UInt32(sentence.talker.rawValue) << 8
-            | UInt32(occurrence) << 16
+        UInt32(sentence.type.rawValue) + 1 | UInt32(sentence.talker.packed) << 8
+            | UInt32(occurrence) << 24
     }
 }

@@ -21,7 +21,7 @@ public enum NMEAError: Error, Sendable, Equatable {
     case badChecksum(expected: UInt8, actual: UInt8)
     /// The address is empty or holds characters other than upper-case letters and digits.
     case badAddress(NMEAAddress)
-    /// A well-formed sentence this module does not decode: proprietary, AIS, other talkers or formatters.
+    /// A well-formed sentence this module does not decode: proprietary, AIS, a talker that is not two letters, other formatters.
     case unsupported(NMEAAddress)
     /// Fewer fields than the sentence table's minimum for this type.
     case tooFewFields(NMEASentenceType, count: Int, minimum: Int)

@@ -16,7 +16,7 @@ public struct NMEAStats: Hashable, Sendable {
     public var decoded = 0
     public var badChecksum = 0
     public var malformed = 0
-    /// Proprietary (`$P...`), AIS and other encapsulation (`!`), other talkers and formatters.
+    /// Proprietary (`$P...`), AIS and other encapsulation (`!`), talkers that are not two letters, other formatters.
     public var unsupported = 0
     public var missingChecksum = 0
 

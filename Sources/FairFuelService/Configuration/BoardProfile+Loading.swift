@@ -125,7 +125,10 @@ extension BoardProfile: TOMLProfile {
         .init(
             "session",
             [
-                .integer("event_queue_capacity", \.session.eventQueueCapacity, 16...65_536, "events")
+                .integer("event_queue_capacity", \.session.eventQueueCapacity, 16...65_536, "events"),
+                .integer("same_trip_max_stop_s", \.session.sameTripMaxStopSeconds, 0...86_400, "seconds"),
+                .integer("new_trip_max_stop_s", \.session.newTripMaxStopSeconds, 0...604_800, "seconds"),
+                .integer("continuity_decision_s", \.session.continuityDecisionSeconds, 1...600, "seconds"),
             ]),
         .init(
             "store",

@@ -72,6 +72,12 @@ public struct BoardProfile: Sendable, Equatable {
     public struct Session: Sendable, Equatable {
         /// Decoded events that may wait for the session machine.
         public var eventQueueCapacity: Int
+        /// Continuity (README): a stop up to this long keeps one trip when the driver drives on without a tap.
+        public var sameTripMaxStopSeconds: Int = 1_200
+        /// Up to this long, the drive on is a new session for the same driver.
+        public var newTripMaxStopSeconds: Int = 10_800
+        /// How long after moving off the last driver's beacon may still turn up.
+        public var continuityDecisionSeconds: Int = 30
     }
 
     /// `[store]`: the SQLite database and its retention.

@@ -6,7 +6,8 @@ import FairFuelParsers
 /// Turns delivered link frames into domain events: the one path shared by the
 /// live link and capture replays.
 public struct LinkIngest: Sendable {
-    public private(set) var nmea: NMEADecoder
+    /// The MCU's NMEA frames go through the same packet lexer and parser as `fairfuel nmea FILE`.
+    public private(set) var nmea: NMEAStreamDecoder
     private var assembler = GNSSFixAssembler()
     public private(set) var monitor: DrivingMonitor
     /// The MCU's last HELLO fields (firmware, board, capabilities), nil before one arrived.
@@ -20,7 +21,7 @@ public struct LinkIngest: Sendable {
 
     public init(monitor: DrivingMonitor, nmea: NMEAConfiguration = NMEAConfiguration()) {
         self.monitor = monitor
-        self.nmea = NMEADecoder(configuration: nmea)
+        self.nmea = NMEAStreamDecoder(configuration: nmea)
     }
 
     /// Whether the MCU reports ignition (from its HELLO).
@@ -30,9 +31,11 @@ public struct LinkIngest: Sendable {
     public mutating func handle(_ frame: Frame, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
         switch frame.message {
         case let .nmea(report):
-            guard let sentence = nmea.decode(report.sentence) else { return }
+            nmea.feed(frame: report.sentence.span)
             var merging = assembler  // a local copy: the fix callback mutates the monitor
-            merging.add(sentence) { fix in monitor.handle(.fix(fix, at: time), emit) }
+            while let sentence = nmea.next() {
+                merging.add(sentence) { fix in monitor.handle(.fix(fix, at: time), emit) }
+            }
             assembler = merging
         case let .bleAdvertisement(report):
             let identities = BeaconIdentities(address: report.address, addressType: report.addressType, data: report.data)
@@ -83,6 +86,16 @@ public struct LinkIngest: Sendable {
 
     public mutating func update(directory: DriverDirectory) {
         monitor.update(directory: directory)
+    }
+
+    /// A new calibration factor (a full refuel recalibrated the store).
+    public mutating func update(calibrationFactor: Double) {
+        monitor.update(calibrationFactor: calibrationFactor)
+    }
+
+    /// A new vehicle profile: the fuel model changes from now on.
+    public mutating func update(fuel estimator: FuelEstimator) {
+        monitor.update(fuel: estimator)
     }
 
     private mutating func ignition(_ on: Bool, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {

@@ -18,8 +18,8 @@ public final class SessionRecorder {
     public let store: TripStore
     public let run: Int64
     public let policy: TripPointFlushPolicy
-    /// The calibration factor the domain's fuel is estimated with.
-    public let fuelScale: Double
+    /// The calibration factor the domain's fuel is estimated with (changes on reload).
+    public var fuelScale: Double
     private var directory: DriverDirectory
     private var utc = UTCAnchor()
     private var openSession: SessionID?
@@ -77,6 +77,9 @@ public final class SessionRecorder {
         case let .utcAnchored(offset, _):
             utc = UTCAnchor(offsetMs: offset)
             attempt { try store.anchorRun(run, offsetMs: offset) }
+        case .utcUnknown:
+            flush()
+            utc = UTCAnchor()
         case let .sessionStarted(driver, at):
             flush()
             sessionsStarted += 1

@@ -8,6 +8,9 @@ extension BoardProfile {
         configuration.beaconTableCapacity = ble.beaconsInRangeCapacity
         configuration.rssiWindowSamples = ble.rssiWindowSamples
         configuration.tripPointIntervalMs = Int64(1000 / max(1, store.tripPointKeepHz))
+        configuration.continuity.sameTripMaxStopMs = Int64(session.sameTripMaxStopSeconds) * 1000
+        configuration.continuity.newTripMaxStopMs = Int64(max(session.newTripMaxStopSeconds, session.sameTripMaxStopSeconds)) * 1000
+        configuration.continuity.decisionWindowMs = Int64(session.continuityDecisionSeconds) * 1000
         return configuration
     }
 

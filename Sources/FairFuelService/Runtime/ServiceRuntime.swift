@@ -72,6 +72,8 @@ public final class ServiceRuntime {
     private var linkTotals = LinkCounters()
     private var reconnects = 0
     private var stopRequested = false
+    /// The vehicle profile the fuel estimate runs on (reloaded with the provisioning).
+    private var vehicle: VehicleProfile
     public private(set) var feedbackSent: [FeedbackSignal] = []
 
     public init(options: Options) throws {
@@ -104,6 +106,7 @@ public final class ServiceRuntime {
         let directory = try store.directory()
         self.directory = directory
         let vehicle = try store.vehicle()
+        self.vehicle = vehicle
         var monitor = DrivingMonitor(configuration: monitorConfiguration, directory: directory, fuel: try FuelSetup.estimator(for: vehicle))
         if let resumable { monitor.offer(resumable.trip) }
         ingest = LinkIngest(monitor: monitor, nmea: options.board.nmeaConfiguration)
@@ -203,7 +206,9 @@ public final class ServiceRuntime {
     /// Domain time now (the MCU's clock, extrapolated since its last frame).
     public var linkTime: LinkMilliseconds { linkClock.peek(hostMs: clock.now) }
 
-    /// Re-reads the provisioning from the store (SIGHUP, or a technician's change).
+    /// Re-reads what the family and technicians change from the store (SIGHUP, the control
+    /// socket's `reload`, which every CLI command that changes them sends): the drivers and
+    /// their tags and beacons, the vehicle profile and the fuel calibration after a full refuel.
     public func reloadProvisioning() {
         try? options.notifier.reloading()
         defer { try? options.notifier.ready(status: connection == nil ? "MCU link down" : "running") }
@@ -216,6 +221,24 @@ public final class ServiceRuntime {
             logger.info("provisioning reloaded: \(directory.drivers.count) driver(s)")
         } catch {
             logger.error("cannot reload provisioning: \(error)")
+        }
+        do {
+            let latest = try store.vehicle()
+            let modelChanged = latest.massKilograms != vehicle.massKilograms || latest.ratedLitersPer100km != vehicle.ratedLitersPer100km
+                || latest.idleLitersPerHour != vehicle.idleLitersPerHour || latest.fuelType != vehicle.fuelType
+            if modelChanged {
+                ingest.update(fuel: try FuelSetup.estimator(for: latest))
+                logger.info("vehicle profile reloaded: \(latest.ratedLitersPer100km) L/100 km rated, \(latest.massKilograms) kg")
+            } else if latest.fuelScale != vehicle.fuelScale {
+                ingest.update(calibrationFactor: latest.fuelScale)
+            }
+            if latest.fuelScale != vehicle.fuelScale {
+                logger.info("fuel calibration reloaded: factor \(JSONLine.formatFixed(latest.fuelScale, decimals: 4)) (was \(JSONLine.formatFixed(vehicle.fuelScale, decimals: 4)))")
+            }
+            recorder.fuelScale = latest.fuelScale
+            vehicle = latest
+        } catch {
+            logger.error("cannot reload the vehicle profile: \(error)")
         }
     }
 
@@ -506,6 +529,13 @@ public final class ServiceRuntime {
         json.add("session_state", monitor.machine.state.rawValue)
         json.add("driver", monitor.machine.driver.flatMap { monitor.directory.name(of: $0) })
         if let trip = monitor.currentTrip { json.add("session_km", trip.distance.kilometers, decimals: 3) }
+        json.add("fuel_scale", monitor.fuelCalibrationFactor, decimals: 4)
+        json.add("untracked_policy", vehicle.untrackedPolicy.rawValue)
+        if let waiting = monitor.continuationCandidate {
+            json.add("continuation_driver", monitor.directory.name(of: waiting.driver))
+            json.add("continuation_after", waiting.origin.rawValue)
+        }
+        json.add("sessions_resumed", recorder.sessionsResumed)
         var info = stat()
         json.add("store_bytes", stat(options.storePath, &info) == 0 ? Int64(info.st_size) : nil)
         json.add("trip_points_written", recorder.pointsWritten)

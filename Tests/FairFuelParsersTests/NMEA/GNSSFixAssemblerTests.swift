@@ -34,12 +34,12 @@ extension NMEATests {
             let fix = assembleFixes([Self.rmc1, Self.gga1, Self.gsa1])[0]
             #expect(
                 fix.jsonLine
-                    == #"{"utc":"2026-11-20T08:00:01.000Z","lat":48.117302,"lon":11.516672333,"alt_m":545.4,"speed_mps":5.144,"course_deg":45.5,"mode":3,"sats":8,"hdop":0.9}"#
+                    == #"{"utc":"2026-11-20T08:00:01.000Z","lat":48.117302,"lon":11.516672333,"alt_m":545.4,"speed_mps":5.144,"course_deg":45.5,"mode":3,"sats":8,"hdop":0.9,"talker":"GP","derived":false}"#
             )
             let empty = GNSSFix()
             #expect(
                 empty.jsonLine
-                    == #"{"utc":null,"lat":null,"lon":null,"alt_m":null,"speed_mps":null,"course_deg":null,"mode":0,"sats":null,"hdop":null}"#
+                    == #"{"utc":null,"lat":null,"lon":null,"alt_m":null,"speed_mps":null,"course_deg":null,"mode":0,"sats":null,"hdop":null,"talker":null,"derived":false}"#
             )
         }
 

@@ -35,13 +35,19 @@ struct GPSDAgreement: CustomStringConvertible {
     /// Disagreeing epochs, for investigation: time, gpsd's and FairFuel's values.
     var examples: [String] = []
 
+    /// The strict comparison (AGREEMENT.md): gpsd prints 9 decimals of degrees and 3 of m/s.
     static let degreeTolerance = 1e-7
-    /// gpsd prints speed with three decimals.
     static let speedTolerance = 0.0015
+    /// The comparison (#14): 1e-6 degree (11 cm), 0.01 m/s.
+    static let looseDegreeTolerance = 1e-6
+    static let looseSpeedTolerance = 0.01
 
     var ratio: Double { epochs == 0 ? 1 : Double(matched) / Double(epochs) }
 
-    init(log: String, chk: Data, fixes: [GNSSFix]) {
+    init(
+        log: String, chk: Data, fixes: [GNSSFix], degreeTolerance: Double = GPSDAgreement.degreeTolerance,
+        speedTolerance: Double = GPSDAgreement.speedTolerance
+    ) {
         self.log = log
         var order: [String] = []
         var last: [String: TPV] = [:]
@@ -86,15 +92,15 @@ struct GPSDAgreement: CustomStringConvertible {
                 modeDiffers += 1
                 same = false
             }
-            if !GPSDAgreement.close(fix.latitude, theirs.lat, GPSDAgreement.degreeTolerance) {
+            if !GPSDAgreement.close(fix.latitude, theirs.lat, degreeTolerance) {
                 latDiffers += 1
                 same = false
             }
-            if !GPSDAgreement.close(fix.longitude, theirs.lon, GPSDAgreement.degreeTolerance) {
+            if !GPSDAgreement.close(fix.longitude, theirs.lon, degreeTolerance) {
                 lonDiffers += 1
                 same = false
             }
-            if !GPSDAgreement.close(fix.speed?.value, theirs.speed, GPSDAgreement.speedTolerance) {
+            if !GPSDAgreement.close(fix.speed?.value, theirs.speed, speedTolerance) {
                 speedDiffers += 1
                 same = false
             }
@@ -143,6 +149,18 @@ struct GPSDAgreement: CustomStringConvertible {
         var rolledOver = 0
 
         var ratio: Double { epochs == 0 ? 1 : Double(matched) / Double(epochs) }
+
+        mutating func add(_ other: Tally) {
+            epochs += other.epochs
+            matched += other.matched
+            missing += other.missing
+            modeDiffers += other.modeDiffers
+            latDiffers += other.latDiffers
+            lonDiffers += other.lonDiffers
+            speedDiffers += other.speedDiffers
+            extra += other.extra
+            rolledOver += other.rolledOver
+        }
 
         mutating func add(_ log: GPSDAgreement) {
             epochs += log.epochs

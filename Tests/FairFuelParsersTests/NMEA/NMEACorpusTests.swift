@@ -19,39 +19,52 @@ import Testing
         "gpsd/hemi.log": 103,  // of 118: GGA quality 1 with 0 satellites
         "gpsd/iTrek.log": 26,  // of 35: RMC-only epochs, gpsd carries GSA's 3D
         "gpsd/motorola-t805.log": 13,  // of 17: 3 satellites
-        "gpsd/mr-350p.log": 1,  // of 13: no speed sentence, gpsd derives speed from positions
+        "gpsd/mr-350p.log": 12,  // of 13: first epoch, gpsd has no dated fix to derive speed from
         "gpsd/oncore.log": 1,  // of 7: 3 satellites
         "gpsd/quectel.log": 33,  // of 34: no-fix report reuses the last time
         "gpsd/sl869.log": 6,  // of 8: 3 satellites
         "gpsd/tcp-test.log": 0,  // of 1: GGA's 5 decimals kept over RMC's 4
         "gpsd/udp-test.log": 0,  // of 1: same
-        "gpsd/tr737A+.log": 6,  // of 7: last epoch has no RMC, gpsd derives speed
         "gpsd/ublox-lea-4h.log": 9,  // of 14: 3 satellites, no-fix time reuse, lone ZDA at the start
         "gpsd/ublox-lea-5h.log": 17,  // of 19: derived speed, lone RMC at the end
         "gpsd/unicore-um621.log": 19,  // of 20: no-fix report reuses the last time
+        "gpsd/mixed-binary/ac12_binary.log": 1,  // of 5: gpsd's TPVs from Ashtech PASHR; 3 satellites
+        // of 189: UBX only; gpsd's last word at whole seconds is the NAV-PVT that comes 0.4 s
+        // after the HNR-PVTs of later instants, which FairFuel drops to keep fixes in time order
+        "gpsd/mixed-binary/ublox-neo-m8l.log": 171,
+        // of 8: 2 UBX-only epochs within 1.5 s of NMEA ones (NMEA preferred); 1 GGA precision
+        "gpsd/mixed-binary/ublox8-uniqid-monhw.log": 5,
     ]
 
-    /// Logs whose gpsd TPVs come from binary protocol frames we do not decode;
-    /// reported, not held to a floor.
+    /// Logs with binary protocol frames mixed in (tallied apart, held to the floors above).
     static func isBinary(_ log: String) -> Bool { log.contains("mixed-binary/") }
 
     /// Overall agreement over the text logs.
     static let overallFloor = 0.90
 
+    /// Agreement over every log, binary ones included, with the tolerances
+    /// (1e-6 degree, 0.01 m/s; #14 asks for 95 % overall).
+    static let looseOverallFloor = 0.95
+
     @Test func agreementWithGPSD() throws {
         var total = GPSDAgreement.Tally()
         var binary = GPSDAgreement.Tally()
+        var loose = GPSDAgreement.Tally()
         for log in NMEAFixtures.gpsdLogs {
             guard let chk = try? NMEAFixtures.data(log + ".chk") else { continue }
             let (fixes, _, _) = NMEAFixtures.decode([UInt8](try NMEAFixtures.data(log)))
             let agreement = GPSDAgreement(log: log, chk: chk, fixes: fixes)
+            let looseAgreement = GPSDAgreement(
+                log: log, chk: chk, fixes: fixes, degreeTolerance: GPSDAgreement.looseDegreeTolerance,
+                speedTolerance: GPSDAgreement.looseSpeedTolerance)
+            loose.add(looseAgreement)
             print(agreement)
             for example in agreement.examples { print("    " + example) }
             if Self.isBinary(log) {
                 binary.add(agreement)
-                continue
+            } else {
+                total.add(agreement)
             }
-            total.add(agreement)
             if let floor = Self.documentedFloors[log] {
                 #expect(agreement.matched >= floor, "\(agreement)")
                 #expect(agreement.matched < agreement.epochs, "\(log) now agrees fully: drop it from the floors and AGREEMENT.md")
@@ -59,18 +72,27 @@ import Testing
                 #expect(agreement.matched == agreement.epochs, "\(agreement)")
             }
         }
+        var all = total
+        all.add(binary)
         print("text logs:    \(total)")
         print("binary logs:  \(binary)")
+        print("all logs:     \(all)")
+        print("all logs, 1e-6 deg / 0.01 m/s: \(loose)")
         #expect(total.epochs > 1500)
         #expect(total.ratio >= Self.overallFloor, "\(total)")
+        #expect(loose.ratio >= Self.looseOverallFloor, "\(loose)")
     }
 
     @Test(arguments: NMEAFixtures.gpsdLogs)
     func everyLogDecodesWithConsistentCounters(log: String) throws {
         let bytes = [UInt8](try NMEAFixtures.data(log))
-        let (fixes, stats, _) = NMEAFixtures.decode(bytes)
+        let (fixes, decoder) = NMEAFixtures.stream(bytes)
+        let stats = decoder.stats
         #expect(stats.isConsistent)
-        #expect(stats.lines == NMEAFixtures.lines(bytes).count)
+        #expect(decoder.lexerStats.isConsistent && decoder.lexerStats.bytes == bytes.count, "\(decoder.lexerStats)")
+        #expect(decoder.lexerStats.nmea == stats.sentences)
+        let (_, lineStats) = NMEAFixtures.decodeLines(bytes)
+        #expect(lineStats.isConsistent && lineStats.lines == NMEAFixtures.lines(bytes).count)
         for fix in fixes {
             #expect((fix.mode >= .fix2D) == (fix.latitude != nil))
         }
@@ -84,11 +106,13 @@ import Testing
     @Test func goldenOutput() throws {
         let regenerate = ProcessInfo.processInfo.environment["FAIRFUEL_REGENERATE_GOLDEN"] == "1"
         var compared = 0
-        for log in NMEAFixtures.gpsdLogs {
-            let (fixes, stats, _) = NMEAFixtures.decode([UInt8](try NMEAFixtures.data(log)))
+        let logs = NMEAFixtures.gpsdLogs + SyntheticFixtures.names.map { "synthetic/" + $0 }
+        for log in logs {
+            let (fixes, decoder) = NMEAFixtures.stream([UInt8](try NMEAFixtures.data(log)))
             var text = ""
             for fix in fixes { text += fix.jsonLine + "\n" }
-            text += stats.jsonLine + "\n"
+            text += decoder.stats.jsonLine + "\n"
+            text += decoder.lexerStats.jsonLine + "\n"
             if regenerate {
                 let url = NMEAFixtures.sourceDirectory.appendingPathComponent(log + ".ffchk")
                 try text.write(to: url, atomically: true, encoding: .utf8)
@@ -98,7 +122,7 @@ import Testing
             #expect(golden == text, "\(log): output differs from \(log).ffchk; review and regenerate")
             compared += 1
         }
-        #expect(regenerate || compared == NMEAFixtures.gpsdLogs.count)
+        #expect(regenerate || compared == logs.count)
     }
 
     struct Vector: CustomTestStringConvertible, Sendable {

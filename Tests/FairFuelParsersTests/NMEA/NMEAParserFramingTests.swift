@@ -129,12 +129,33 @@ import Testing
         #expect(error.category == .malformed, "\(sentence): \(error)")
     }
 
-    @Test func supportedTalkers() throws {
-        for talker in NMEATalker.allCases {
+    @Test func satelliteTalkers() throws {
+        for talker in NMEATalker.satelliteTalkers {
             let sentence = try parser.parse(nmea("\(talker.code)ZDA,160012.71,11,03,2004,-1,00"))
             #expect(sentence.talker == talker)
             #expect(sentence.type == .zda)
+            #expect(talker.constellation != nil)
         }
+        #expect(NMEATalker.combined.constellation == .multiple)
+        #expect(NMEATalker.beidouLegacy.constellation == .beidou && NMEATalker.qzssLegacy.constellation == .qzss)
+    }
+
+    /// Marine and other instruments relay positions under their own talker; any two letters are read.
+    @Test(arguments: ["IN", "II", "SD", "WI", "EC", "HC", "YX", "ZZ"])
+    func anyTwoLetterTalker(code: String) throws {
+        let sentence = try parser.parse(nmea("\(code)GLL,4916.45,N,12311.12,W,225444,A,A"))
+        #expect(sentence.talker.code == code)
+        #expect(sentence.talker.constellation == nil)
+        #expect(sentence.gll?.latitude != nil)
+    }
+
+    @Test(arguments: ["$G1RMC,1".withChecksum, "$1GGGA,1".withChecksum])
+    func talkerWithDigitIsUnsupported(sentence: String) {
+        guard case .failure(let error) = decodeResult(sentence) else {
+            Issue.record("decoded \(sentence)")
+            return
+        }
+        #expect(error.category == .unsupported, "\(sentence): \(error)")
     }
 
     @Test func tooFewFieldsNamesTheTable() {

@@ -45,17 +45,37 @@ enum NMEAFixtures {
         return out
     }
 
-    /// Every fix and the stats of decoding `bytes` as a text log.
+    /// Every fix and the stats of decoding `bytes` as a receiver's raw output
+    /// (through the packet lexer, as `fairfuel nmea FILE` does).
     static func decode(
         _ bytes: [UInt8], configuration: NMEAConfiguration = NMEAConfiguration()
     ) -> (fixes: [GNSSFix], stats: NMEAStats, assembler: GNSSFixAssembler) {
+        let (fixes, decoder) = stream(bytes, configuration: configuration)
+        return (fixes, decoder.stats, decoder.assembler)
+    }
+
+    /// Every fix of `bytes` fed in one piece, and the decoder for its counters.
+    static func stream(
+        _ bytes: [UInt8], configuration: NMEAConfiguration = NMEAConfiguration()
+    ) -> (fixes: [GNSSFix], decoder: NMEAFixDecoder) {
+        var decoder = NMEAFixDecoder(configuration: configuration)
+        var fixes: [GNSSFix] = []
+        decoder.feed(bytes: bytes[...]) { fixes.append($0) }
+        decoder.finish { fixes.append($0) }
+        return (fixes, decoder)
+    }
+
+    /// Every fix and the stats of decoding `bytes` line by line (the text-line path).
+    static func decodeLines(
+        _ bytes: [UInt8], configuration: NMEAConfiguration = NMEAConfiguration()
+    ) -> (fixes: [GNSSFix], stats: NMEAStats) {
         var decoder = NMEAFixDecoder(configuration: configuration)
         var fixes: [GNSSFix] = []
         for line in lines(bytes) {
             decoder.feed(line: line) { fixes.append($0) }
         }
         decoder.finish { fixes.append($0) }
-        return (fixes, decoder.stats, decoder.assembler)
+        return (fixes, decoder.stats)
     }
 }
 

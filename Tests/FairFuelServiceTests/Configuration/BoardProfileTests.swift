@@ -350,3 +350,21 @@ struct BoardProfileTests {
         #expect(!hint("colour", ["port", "baud"]))
     }
 }
+
+@Suite("Board profile: continuity")
+struct BoardProfileContinuityTests {
+    @Test("the [session] continuity keys size the domain's rule; defaults fit the README")
+    func continuityKeysReachTheDomain() throws {
+        let defaults = BoardProfile.piZero2W.monitorConfiguration.continuity
+        #expect(defaults.sameTripMaxStopMs == 1_200_000 && defaults.newTripMaxStopMs == 10_800_000 && defaults.decisionWindowMs == 30_000)
+        let profile = try BoardProfile.load(text: """
+            [session]
+            same_trip_max_stop_s = 900
+            new_trip_max_stop_s = 3_600
+            continuity_decision_s = 45
+            """)
+        let continuity = profile.monitorConfiguration.continuity
+        #expect(continuity.sameTripMaxStopMs == 900_000 && continuity.newTripMaxStopMs == 3_600_000 && continuity.decisionWindowMs == 45_000)
+        #expect(throws: (any Error).self) { try BoardProfile.load(text: "[session]\ncontinuity_decision_s = 0\n") }
+    }
+}

@@ -1,0 +1,139 @@
+import FairFuelCore
+import FairFuelDomain
+import FairFuelParsers
+import Testing
+
+/// Intervals, speeds and accelerations on the receiver's clock where it has one; its
+/// restarts, jumps and leap seconds never fake a harsh event or a trip out of time.
+@Suite("Receiver time")
+struct ReceiverTimeTests {
+    /// 2026-03-02T07:00:00Z.
+    static let morningUTCMs: Int64 = 1_772_434_800_000
+
+    static func fix(second: Double, speed: Double, utcMs: Int64?, mode: GNSSMode = .fix3D) -> GNSSFix {
+        // Driving north from a fixed point with the distance the speeds explain.
+        GNSSFix(
+            utc: utcMs.map { UTCTimestamp(millisecondsSinceEpoch: $0) }, latitude: 48.0 + second * 12 / 111_195,
+            longitude: 11.0, speed: MetersPerSecond(speed), mode: mode, satellitesUsed: 9, hdop: 0.9)
+    }
+
+    /// Harsh events a meter finds in `fixes` received at the given link times.
+    static func harshEvents(_ fixes: [(GNSSFix, Int64)]) -> (accelerations: Int, brakings: Int) {
+        var tracker = MotionTracker(thresholds: MotionThresholds(), sessionThresholds: SessionThresholds())
+        var meter = TripMeter(thresholds: MotionThresholds(), stoppedBelowMetersPerSecond: 1)
+        meter.start(at: LinkMilliseconds(0))
+        for (fix, link) in fixes {
+            if let step = tracker.accept(fix, at: LinkMilliseconds(link)) { meter.add(step) }
+        }
+        return (meter.metrics.harshAccelerations, meter.metrics.harshBrakings)
+    }
+
+    @Test("epochs that arrive in a burst keep the receiver's spacing: a firm but ordinary acceleration stays ordinary")
+    func burstOfLateEpochs() {
+        // 10 -> 25 m/s over 10 s (1.5 m/s², under the 2.2 threshold); after a stall of the
+        // serial link the epochs from the fourth on arrive 100 ms apart.
+        func epochs(dated: Bool) -> [(GNSSFix, Int64)] {
+            (0...10).map { second in
+                let link = second < 3 ? Int64(second) * 1000 : 2_600 + Int64(second - 3) * 100
+                return (Self.fix(second: Double(second), speed: 10 + 1.5 * Double(second), utcMs: dated ? Self.morningUTCMs + Int64(second) * 1000 : nil), link)
+            }
+        }
+        #expect(Self.harshEvents(epochs(dated: true)).accelerations == 0)
+        // Without the receiver's clock (no date in its sentences), link time is all there is:
+        // the same burst reads as harsh. The documented fallback, and why the receiver's time wins.
+        #expect(Self.harshEvents(epochs(dated: false)).accelerations == 1)
+    }
+
+    @Test("a receiver clock that runs back, repeats or leaps breaks the speed trace: no harsh event across it")
+    func receiverClockSteps() {
+        for step: Int64 in [-5_000, 0, 3_600_000] {
+            var fixes: [(GNSSFix, Int64)] = []
+            for second in 0..<5 {
+                fixes.append((Self.fix(second: Double(second), speed: 5, utcMs: Self.morningUTCMs + Int64(second) * 1000), Int64(second) * 1000))
+            }
+            // One second later on the link, the receiver's clock stepped and the speed reads 14 m/s.
+            fixes.append((Self.fix(second: 5.5, speed: 14, utcMs: Self.morningUTCMs + 4_000 + step), 5_000))
+            #expect(Self.harshEvents(fixes).accelerations == 0, "clock step \(step) ms")
+        }
+        // Control: the same jump in speed on a steady clock is a harsh acceleration.
+        var steady: [(GNSSFix, Int64)] = []
+        for second in 0..<5 {
+            steady.append((Self.fix(second: Double(second), speed: 5, utcMs: Self.morningUTCMs + Int64(second) * 1000), Int64(second) * 1000))
+        }
+        steady.append((Self.fix(second: 5.5, speed: 14, utcMs: Self.morningUTCMs + 5_000), 5_000))
+        #expect(Self.harshEvents(steady).accelerations == 1)
+    }
+
+    @Test("a GNSS restart while moving (epochs without a fix) never fakes a harsh acceleration")
+    func gnssRestartWhileMoving() {
+        var fixes: [(GNSSFix, Int64)] = []
+        for second in 0..<5 {
+            fixes.append((Self.fix(second: Double(second), speed: 15, utcMs: Self.morningUTCMs + Int64(second) * 1000), Int64(second) * 1000))
+        }
+        // The receiver restarts: two epochs without a fix, then a first fix whose speed still reads 0.
+        fixes.append((Self.fix(second: 5, speed: 0, utcMs: nil, mode: .noFix), 5_000))
+        fixes.append((Self.fix(second: 6, speed: 0, utcMs: nil, mode: .noFix), 6_000))
+        fixes.append((Self.fix(second: 7, speed: 0, utcMs: Self.morningUTCMs + 7_000), 7_000))
+        fixes.append((Self.fix(second: 8, speed: 15, utcMs: Self.morningUTCMs + 8_000), 8_000))
+        fixes.append((Self.fix(second: 9, speed: 15, utcMs: Self.morningUTCMs + 9_000), 9_000))
+        let events = Self.harshEvents(fixes)
+        #expect(events.brakings == 0)
+        #expect(events.accelerations == 0)
+    }
+
+    @Test("a leap second (23:59:60) gives no negative or zero interval and no harsh event")
+    func leapSecond() {
+        let midnight: Int64 = 1_798_761_600_000  // 2027-01-01T00:00:00Z
+        var fixes: [(GNSSFix, Int64)] = []
+        // 23:59:58, 23:59:59, 23:59:60 (stored as the next 00:00:00), 00:00:00, 00:00:01.
+        let receiver: [Int64] = [midnight - 2_000, midnight - 1_000, midnight, midnight, midnight + 1_000]
+        for (index, utc) in receiver.enumerated() {
+            fixes.append((Self.fix(second: Double(index), speed: index == 3 ? 16 : 12, utcMs: utc), Int64(index) * 1000))
+        }
+        #expect(Self.harshEvents(fixes).accelerations == 0)
+    }
+
+    // MARK: The UTC anchor
+
+    static func dated(_ utcMs: Int64) -> GNSSFix {
+        GNSSFix(utc: UTCTimestamp(millisecondsSinceEpoch: utcMs), latitude: 48, longitude: 11, speed: .zero, mode: .fix3D)
+    }
+
+    @Test("one epoch with a wrong date never moves the anchor; two that agree do")
+    func anchorNeedsTwoAgreeingFixes() {
+        var anchor = UTCAnchor()
+        do { let moved = anchor.update(fix: Self.dated(Self.morningUTCMs), at: LinkMilliseconds(1_000)); #expect(moved) }
+        let offset = anchor.offsetMs
+        // A week-number rollover: 1024 weeks back, once.
+        do { let moved = anchor.update(fix: Self.dated(Self.morningUTCMs + 1_000 - 1024 * 604_800_000), at: LinkMilliseconds(2_000)); #expect(!moved) }
+        do { let moved = anchor.update(fix: Self.dated(Self.morningUTCMs + 2_000), at: LinkMilliseconds(3_000)); #expect(!moved) }
+        #expect(anchor.offsetMs == offset)
+        // The receiver's clock really stepped by a minute: confirmed by the next epoch.
+        do { let moved = anchor.update(fix: Self.dated(Self.morningUTCMs + 63_000), at: LinkMilliseconds(4_000)); #expect(!moved) }
+        do { let moved = anchor.update(fix: Self.dated(Self.morningUTCMs + 64_000), at: LinkMilliseconds(5_000)); #expect(moved) }
+        #expect(anchor.offsetMs == offset.map { $0 + 60_000 })
+    }
+
+    @Test("a date before 2020 (a receiver that lost its week number) is never an anchor")
+    func datesBeforeTheProductAreIgnored() {
+        var anchor = UTCAnchor()
+        do { let moved = anchor.update(fix: Self.dated(Self.morningUTCMs - 1024 * 604_800_000), at: LinkMilliseconds(1_000)); #expect(!moved) }
+        #expect(anchor.offsetMs == nil)
+    }
+
+    @Test("after an MCU restart nothing is stamped until the receiver anchors link time again")
+    func mcuRestartForgetsTheAnchor() throws {
+        var monitor = DrivingMonitor(
+            configuration: MonitorConfiguration(), directory: DriverDirectory(),
+            fuel: FuelEstimator(model: FuelModel(profile: try VehicleFuelProfile())))
+        var outputs: [DomainOutput] = []
+        monitor.handle(.fix(Self.dated(Self.morningUTCMs), at: LinkMilliseconds(1_000))) { outputs.append($0) }
+        #expect(monitor.utc.offsetMs == Self.morningUTCMs - 1_000)
+        // A simulator started three days later; link time went on from the old MCU.
+        monitor.handle(.mcuRestarted(at: LinkMilliseconds(5_000))) { outputs.append($0) }
+        #expect(monitor.utc.offsetMs == nil)
+        #expect(outputs.contains(.utcUnknown(at: LinkMilliseconds(5_000))))
+        monitor.handle(.fix(Self.dated(Self.morningUTCMs + 3 * 86_400_000), at: LinkMilliseconds(6_000))) { outputs.append($0) }
+        #expect(monitor.utc.offsetMs == Self.morningUTCMs + 3 * 86_400_000 - 6_000)
+    }
+}
