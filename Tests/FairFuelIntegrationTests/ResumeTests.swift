@@ -22,12 +22,12 @@ extension IntegrationTests {
         /// How far a resumed trip may be from the uninterrupted one.
         static let distanceTolerance = 0.01
 
-        /// Kilometres of resume-drive.scenario played without interruption, once for the suite.
-        static let reference = Mutex<Double?>(nil)
+        /// resume-drive.scenario's trip played without interruption, once for the suite.
+        static let reference = Mutex<TripFigures?>(nil)
 
-        static func referenceKilometers() throws -> Double {
+        static func referenceTrip() throws -> TripFigures {
             if let known = reference.withLock({ $0 }) { return known }
-            var kilometers: Double?
+            var trip: TripFigures?
             try IntegrationTests.withRig("resume-drive.scenario") { rig in
                 let sim = try rig.startSim(speed: speed, idleSpeed: IntegrationTests.idleSpeed)
                 let run = try rig.startRun()
@@ -35,16 +35,17 @@ extension IntegrationTests {
                 try LinkFaultTests.finish(rig, run)
                 let trips = try rig.trips()
                 #expect(trips.count == 1, "the uninterrupted drive is one trip: \(trips.map(\.json))")
-                kilometers = trips.first?.distanceKilometers
+                trip = trips.first.map(TripFigures.init)
                 print("resume reference: \(trips.map(\.json)); planned \(rig.plan.trips[0].distanceMeters) m")
             }
-            guard let kilometers else { throw IntegrationRig.Failure(description: "no reference trip") }
-            reference.withLock { $0 = kilometers }
-            return kilometers
+            guard let trip else { throw IntegrationRig.Failure(description: "no reference trip") }
+            reference.withLock { $0 = trip }
+            return trip
         }
 
         @Test func sigkillOfRunWhileMovingAtALightAndAtTheKioskKeepsOneTrip() throws {
-            let reference = try Self.referenceKilometers()
+            let referenceTrip = try Self.referenceTrip()
+            let reference = referenceTrip.distanceKilometers
             try IntegrationTests.withRig("resume-drive.scenario") { rig in
                 let plan = rig.plan
                 let trip = plan.trips[0]
@@ -82,6 +83,9 @@ extension IntegrationTests {
                 #expect(resumed.driver == "Anna")
                 #expect(resumed.endReason == "departed", "\(resumed.json)")
                 Self.expectClose(resumed.distanceKilometers, to: reference)
+                // The trip's fuel and driving record are whole too: a restart loses a few seconds
+                // of fixes, never minutes of fuel, and fakes no harsh event.
+                Self.expectSameRecord(resumed, as: referenceTrip, fuelTolerance: 0.02)
                 let store = try rig.openStore()
                 if let count = try Self.resumedCount(store, session: resumed.id) {
                     #expect(count >= moments.count, "resumed_count \(count) after \(moments.count) kills")
@@ -91,7 +95,8 @@ extension IntegrationTests {
         }
 
         @Test func brownOutAndA30SecondUnplugMidTripKeepOneTrip() throws {
-            let reference = try Self.referenceKilometers()
+            let referenceTrip = try Self.referenceTrip()
+            let reference = referenceTrip.distanceKilometers
             try IntegrationTests.withRig("resume-faults.scenario") { rig in
                 let sim = try rig.startSim(speed: Self.speed, idleSpeed: IntegrationTests.idleSpeed)
                 let run = try rig.startRun()
@@ -108,6 +113,8 @@ extension IntegrationTests {
                 #expect(trip.driver == "Anna")
                 #expect(trip.endReason == "departed", "\(trip.json)")
                 Self.expectClose(trip.distanceKilometers, to: reference)
+                // 30 s without fixes or fuel samples: about 2 % of the trip's fuel may be missing.
+                Self.expectSameRecord(trip, as: referenceTrip, fuelTolerance: 0.03)
                 #expect(try rig.untrackedMeters() < 50)
             }
         }
@@ -163,12 +170,41 @@ extension IntegrationTests {
                     "\(kilometers) km against \(reference) km uninterrupted (±\(distanceTolerance * 100) %)", sourceLocation: sourceLocation)
         }
 
+        /// Fuel within `fuelTolerance` of the reference; the same harsh events; idle time within a minute.
+        static func expectSameRecord(_ row: TripRow, as reference: TripFigures, fuelTolerance: Double, sourceLocation: SourceLocation = #_sourceLocation) {
+            let trip = TripFigures(row)
+            #expect(abs(trip.fuelLiters - reference.fuelLiters) <= reference.fuelLiters * fuelTolerance,
+                    "\(trip.fuelLiters) L against \(reference.fuelLiters) L uninterrupted (±\(fuelTolerance * 100) %)", sourceLocation: sourceLocation)
+            #expect(trip.harshAccelerations == reference.harshAccelerations && trip.harshBrakings == reference.harshBrakings,
+                    "harsh \(trip.harshAccelerations)/\(trip.harshBrakings) against \(reference.harshAccelerations)/\(reference.harshBrakings) uninterrupted",
+                    sourceLocation: sourceLocation)
+            #expect(abs(trip.idleSeconds - reference.idleSeconds) <= 60,
+                    "idle \(trip.idleSeconds) s against \(reference.idleSeconds) s uninterrupted", sourceLocation: sourceLocation)
+        }
+
         /// The session's `resumed_count`; nil while the store has no such column.
         static func resumedCount(_ store: TripStore, session: Int) throws -> Int? {
             let columns = try store.connection.query("PRAGMA table_info(sessions)") { $0.text(1) ?? "" }
             guard columns.contains("resumed_count") else { return nil }
             return try store.connection.query("SELECT resumed_count FROM sessions WHERE id = ?", .integer(Int64(session))) { $0.int(0) }.first
         }
+    }
+}
+
+/// What the resume tests compare between a trip and the uninterrupted one.
+struct TripFigures: Sendable {
+    var distanceKilometers: Double
+    var fuelLiters: Double
+    var harshAccelerations: Int
+    var harshBrakings: Int
+    var idleSeconds: Int
+
+    init(_ row: TripRow) {
+        distanceKilometers = row.distanceKilometers
+        fuelLiters = row.json["fuel_l"] as? Double ?? -1
+        harshAccelerations = row.json["harsh_accel"] as? Int ?? -1
+        harshBrakings = row.json["harsh_brake"] as? Int ?? -1
+        idleSeconds = row.json["idle_s"] as? Int ?? -1
     }
 }
 
