@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs FairFuel on a dongle: the binary, the board profile, the udev rules and
-# the systemd unit, then the fairfuel system user, udev and systemd steps.
+# the systemd units (fairfuel.service and fairfuel-usb-pull.service), then the fairfuel
+# system user, udev and systemd steps (both units enabled).
 # Safe to run again (an existing /etc/fairfuel/board.toml is kept).
 #
 #   sudo scripts/install.sh                        # build, install, enable the service
@@ -11,7 +12,7 @@
 #   --prefix DIR     where bin/fairfuel goes (default /usr/local; the unit's ExecStart follows it)
 #   --destdir DIR    stage everything under DIR (also DESTDIR=DIR); implies --no-system
 #   --board NAME     the profile copied to /etc/fairfuel/board.toml when absent (default pi-zero-2w)
-#   --uart           also install udev/99-fairfuel-mcu-uart.rules (an MCU wired to the Pi's UART)
+#   --uart           also install udev/99-fairfuel-mcu-uart.rules (implied by a profile with mcu_board "fairfuel-uart")
 #   --binary PATH    install this binary instead of .build/release/fairfuel
 #   --no-build       do not run `swift build -c release --static-swift-stdlib` first
 #   --no-system      files only: no user, udev, or systemctl steps
@@ -28,7 +29,7 @@ build=yes
 system=yes
 start=no
 
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "install.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
@@ -53,6 +54,8 @@ if [ -n "$destdir" ]; then
   system=no   # a staging directory is not the running system
 fi
 [ -f "$root/boards/$board.toml" ] || die "no board profile boards/$board.toml"
+# A profile whose MCU is on the UART (the Pi Zero 2 W's: its one USB port is the pull gadget's) needs the UART rule.
+if grep -q '^mcu_board = "fairfuel-uart"' "$root/boards/$board.toml"; then uart=yes; fi
 if [ -z "$destdir" ] && [ "$(id -u)" -ne 0 ]; then
   die "run as root (sudo), or stage with --destdir DIR"
 fi
@@ -96,13 +99,17 @@ if [ "$uart" = yes ]; then
   say "/etc/udev/rules.d/99-fairfuel-mcu-uart.rules"
 fi
 
-# The unit, with ExecStart pointing where the binary went.
+# The units (the service, and the USB pull server the ttyGS0 udev rule starts), with ExecStart
+# pointing where the binary went.
+units="fairfuel.service fairfuel-usb-pull.service"
 install -d -m 0755 "$etc/systemd/system"
 unit="$(mktemp)"
 trap 'rm -f "$unit"' EXIT
-sed "s#^ExecStart=/usr/local/bin/fairfuel #ExecStart=$bindir/fairfuel #" "$root/systemd/fairfuel.service" > "$unit"
-install -m 0644 "$unit" "$etc/systemd/system/fairfuel.service"
-say "/etc/systemd/system/fairfuel.service"
+for name in $units; do
+  sed "s#^ExecStart=/usr/local/bin/fairfuel #ExecStart=$bindir/fairfuel #" "$root/systemd/$name" > "$unit"
+  install -m 0644 "$unit" "$etc/systemd/system/$name"
+  say "/etc/systemd/system/$name"
+done
 
 if [ "$system" = no ]; then
   echo "Files installed; skipped the user, udev and systemctl steps." >&2
@@ -128,7 +135,8 @@ fi
 
 if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
   systemctl daemon-reload
-  systemctl enable fairfuel.service
+  # shellcheck disable=SC2086 # the unit names are words
+  systemctl enable $units
   if [ "$start" = yes ]; then
     systemctl restart fairfuel.service
     say "fairfuel.service (re)started"

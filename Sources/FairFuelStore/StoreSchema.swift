@@ -140,5 +140,6 @@ enum StoreSchema {
         provisioning,
         pairing,  // the USB pull's pairing secret (StoreSchema+Pairing.swift)
         continuity,  // resumed sessions and untracked candidates (StoreSchema+Continuity.swift)
+        familyBook,  // bills' policy and settlement, assigned trips, the vehicle's uid (StoreSchema+FamilyBook.swift)
     ]
 }

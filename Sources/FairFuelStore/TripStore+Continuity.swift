@@ -106,3 +106,14 @@ extension TripStore {
         }
     }
 }
+
+extension TripStore {
+    /// Candidates as stored: comma-separated driver ids, NULL for none.
+    static func candidateText(_ candidates: [DriverID]) -> SQLiteValue {
+        candidates.isEmpty ? .null : .text(candidates.map { String($0.rawValue) }.joined(separator: ","))
+    }
+
+    static func candidateIDs(_ text: String?) -> [DriverID] {
+        (text ?? "").split(separator: ",").compactMap { Int64($0) }.map(DriverID.init)
+    }
+}

@@ -18,10 +18,14 @@ public struct RefuelInput: Sendable, Equatable {
     public var currency: String?
     /// When it was typed in (UTC ms); nil: before the fuel log recorded it.
     public var enteredUTCMs: Int64?
+    /// Who pays this bill's untracked driving; nil when adding: the vehicle's policy.
+    public var untrackedPolicy: UntrackedPolicy?
+    /// When the family settled the bill (UTC ms); nil: open. A settled bill never changes.
+    public var settledUTCMs: Int64?
 
     public init(atUTCMs: Int64, liters: Double, cost: MinorUnits, fullTank: Bool = true, odometerKilometers: Double? = nil,
                 fuelType: String? = nil, station: String? = nil, note: String? = nil, currency: String? = nil,
-                enteredUTCMs: Int64? = nil) {
+                enteredUTCMs: Int64? = nil, untrackedPolicy: UntrackedPolicy? = nil, settledUTCMs: Int64? = nil) {
         self.atUTCMs = atUTCMs
         self.liters = liters
         self.cost = cost
@@ -32,6 +36,8 @@ public struct RefuelInput: Sendable, Equatable {
         self.note = note
         self.currency = currency
         self.enteredUTCMs = enteredUTCMs
+        self.untrackedPolicy = untrackedPolicy
+        self.settledUTCMs = settledUTCMs
     }
 }
 
@@ -47,36 +53,49 @@ public struct RefuelSplit: Sendable, Equatable {
         public var driverName: String?
         public var fuelLiters: Double
         public var cost: MinorUnits
+        /// The baseline fill-up's one share: fuel burnt before tracking began, not split.
+        public var beforeTracking: Bool = false
+
+        /// Who and how much: what settling a bill freezes (litres may move by rounding).
+        var moneyKey: String { "\(driver?.rawValue ?? -1):\(beforeTracking):\(cost.value)" }
     }
 }
 
 extension TripStore {
     /// Stores a refuel and recomputes every split; nonsense is refused and nothing changes.
+    /// With `force`, a refuel that would move a settled bill's shares is stored and that bill is kept as it is.
     @discardableResult
-    public func addRefuel(_ refuel: RefuelInput) throws(StoreError) -> Int64 {
+    public func addRefuel(_ refuel: RefuelInput, force: Bool = false) throws(StoreError) -> Int64 {
+        try addRefuelShowingChange(refuel, force: force).id
+    }
+
+    /// `addRefuel`, with the bills it moved (the new one among them, with no shares before).
+    public func addRefuelShowingChange(_ refuel: RefuelInput, force: Bool = false) throws(StoreError) -> (id: Int64, change: BookChange) {
         let vehicle = try vehicle()
         try validate(refuel, vehicle: vehicle)
-        return try write(durable: true) {
+        var id: Int64 = 0
+        let change = try rebook(force: force) {
             try connection.run(
                 """
-                INSERT INTO refuels (at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note, currency, entered_utc_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO refuels (at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note, currency,
+                                     entered_utc_ms, untracked_policy)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 .integer(refuel.atUTCMs), .real(refuel.liters), .integer(refuel.cost.value), .int(refuel.fullTank ? 1 : 0),
                 .optional(refuel.odometerKilometers), .optional(refuel.fuelType), .optional(refuel.station), .optional(refuel.note),
-                .text(refuel.currency ?? vehicle.currency), .optional(refuel.enteredUTCMs))
-            let id = connection.lastInsertRowID
-            try recomputeSplitsInTransaction(policy: vehicle.untrackedPolicy)
-            try recomputeCalibrationInTransaction()
-            return id
+                .text(refuel.currency ?? vehicle.currency), .optional(refuel.enteredUTCMs),
+                .text((refuel.untrackedPolicy ?? vehicle.untrackedPolicy).rawValue))
+            id = connection.lastInsertRowID
         }
+        return (id, change)
     }
 
     /// Refuels closer than this to a recorded one are the same refuel entered twice.
     static let duplicateWindowMs: Int64 = 60_000
 
     /// Refuses what cannot be a refuel of this vehicle, with a message for the person who typed it.
-    func validate(_ refuel: RefuelInput, vehicle: VehicleProfile) throws(StoreError) {
+    /// `excluding`: the refuel being edited, which is no duplicate or neighbour of itself.
+    func validate(_ refuel: RefuelInput, vehicle: VehicleProfile, excluding: Int64? = nil) throws(StoreError) {
         guard refuel.liters.isFinite, refuel.liters > 0 else { throw .invalid("litres must be more than 0") }
         // 5 %: a tank takes a little more than its nominal size (filler neck, pump overshoot).
         guard refuel.liters <= vehicle.tankLiters * 1.05 else {
@@ -99,8 +118,8 @@ extension TripStore {
         }
         let near = try wrap { () throws(SQLiteError) in
             try connection.scalarInt(
-                "SELECT id FROM refuels WHERE at_utc_ms > ?1 - ?2 AND at_utc_ms < ?1 + ?2 LIMIT 1",
-                .integer(refuel.atUTCMs), .integer(Self.duplicateWindowMs))
+                "SELECT id FROM refuels WHERE at_utc_ms > ?1 - ?2 AND at_utc_ms < ?1 + ?2 AND (?3 IS NULL OR id != ?3) LIMIT 1",
+                .integer(refuel.atUTCMs), .integer(Self.duplicateWindowMs), .optional(excluding))
         }
         if near != nil { throw .invalid("a refuel at that moment is already recorded") }
         guard let odometer = refuel.odometerKilometers else { return }
@@ -111,12 +130,12 @@ extension TripStore {
             try connection.query(
                 """
                 SELECT * FROM (SELECT at_utc_ms, odometer_km FROM refuels WHERE odometer_km IS NOT NULL AND at_utc_ms < ?1
-                               ORDER BY at_utc_ms DESC LIMIT 1)
+                               AND (?2 IS NULL OR id != ?2) ORDER BY at_utc_ms DESC LIMIT 1)
                 UNION ALL
                 SELECT * FROM (SELECT at_utc_ms, odometer_km FROM refuels WHERE odometer_km IS NOT NULL AND at_utc_ms > ?1
-                               ORDER BY at_utc_ms LIMIT 1)
+                               AND (?2 IS NULL OR id != ?2) ORDER BY at_utc_ms LIMIT 1)
                 """,
-                .integer(refuel.atUTCMs)
+                .integer(refuel.atUTCMs), .optional(excluding)
             ) { ($0.int64(0), $0.double(1)) }
         }
         for (at, reading) in neighbours {
@@ -128,14 +147,13 @@ extension TripStore {
         }
     }
 
-    /// Removes a refuel; the splits follow.
-    public func removeRefuel(id: Int64) throws(StoreError) {
-        let policy = try vehicle().untrackedPolicy
-        try write(durable: true) {
+    /// Removes a refuel; the splits follow. A settled bill is never removed; with `force`, a removal
+    /// that would move another settled bill's shares goes ahead and keeps that bill as it is.
+    @discardableResult
+    public func removeRefuel(id: Int64, force: Bool = false) throws(StoreError) -> BookChange {
+        try rebook(force: force) {
+            try requireUnsettled(refuel: id)
             try connection.run("DELETE FROM refuels WHERE id = ?", .integer(id))
-            guard connection.changes == 1 else { throw StoreError.notFound("no refuel with id \(id)") }
-            try recomputeSplitsInTransaction(policy: policy)
-            try recomputeCalibrationInTransaction()
         }
     }
 
@@ -144,14 +162,16 @@ extension TripStore {
         try wrap { () throws(SQLiteError) in
             try connection.query(
                 """
-                SELECT id, at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note, currency, entered_utc_ms
+                SELECT id, at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note, currency, entered_utc_ms,
+                       untracked_policy, settled_utc_ms
                 FROM refuels ORDER BY at_utc_ms
                 """
             ) { row in
                 (row.int64(0), RefuelInput(
                     atUTCMs: row.int64(1), liters: row.double(2), cost: MinorUnits(row.int64(3)), fullTank: row.int(4) == 1,
                     odometerKilometers: row.optionalDouble(5), fuelType: row.text(6), station: row.text(7), note: row.text(8),
-                    currency: row.text(9), enteredUTCMs: row.optionalInt64(10)))
+                    currency: row.text(9), enteredUTCMs: row.optionalInt64(10),
+                    untrackedPolicy: row.text(11).flatMap(UntrackedPolicy.init(rawValue:)), settledUTCMs: row.optionalInt64(12)))
             }
         }
     }
@@ -162,36 +182,50 @@ extension TripStore {
         return try wrap { () throws(SQLiteError) in
             try all.map { (id, refuel) throws(SQLiteError) in
                 let shares = try connection.query(
-                    "SELECT driver_id, driver_name, fuel_l, cost_minor FROM refuel_shares WHERE refuel_id = ? ORDER BY driver_id IS NULL, driver_id",
+                    """
+                    SELECT driver_id, driver_name, fuel_l, cost_minor, before_tracking FROM refuel_shares WHERE refuel_id = ?
+                    ORDER BY driver_id IS NULL, driver_id
+                    """,
                     .integer(id)
                 ) { row in
                     RefuelSplit.Share(
                         driver: row.optionalInt64(0).map(DriverID.init), driverName: row.text(1), fuelLiters: row.double(2),
-                        cost: MinorUnits(row.int64(3)))
+                        cost: MinorUnits(row.int64(3)), beforeTracking: row.int(4) == 1)
                 }
                 return RefuelSplit(id: id, refuel: refuel, shares: shares)
             }
         }
     }
 
-    /// Recomputes every refuel's shares: each covers the fuel since the previous refuel
-    /// (the first, everything before it), cutting sessions at the refuel's moment.
+    /// Recomputes every unsettled bill's shares; settled bills keep theirs.
     public func recomputeSplits() throws(StoreError) {
-        let policy = try vehicle().untrackedPolicy
-        try write { try recomputeSplitsInTransaction(policy: policy) }
+        try write { try recomputeSplitsInTransaction() }
     }
 
-    func recomputeSplitsInTransaction(policy: UntrackedPolicy) throws {
-        try connection.run("DELETE FROM refuel_shares")
-        let all = try connection.query("SELECT id, at_utc_ms, cost_minor FROM refuels ORDER BY at_utc_ms") {
-            ($0.int64(0), $0.int64(1), $0.int64(2))
+    /// Recomputes the shares of every bill that is not settled: each covers the fuel since the
+    /// previous refuel, cutting sessions at the refuel's moment, under the bill's own untracked
+    /// policy. The bills up to and including the first full fill-up are the baseline: the tank
+    /// they filled was burnt before tracking began, so their cost is one "before tracking"
+    /// share. Settled bills keep their shares; returns what the data would make of each of
+    /// them (`dryRun`: computes that and writes nothing).
+    @discardableResult
+    func recomputeSplitsInTransaction(dryRun: Bool = false) throws -> [Int64: [String]] {
+        let vehiclePolicy = try connection.scalarText("SELECT untracked_policy FROM vehicle WHERE id = 1") ?? "owner"
+        let all = try connection.query(
+            "SELECT id, at_utc_ms, cost_minor, full_tank, untracked_policy, settled_utc_ms FROM refuels ORDER BY at_utc_ms"
+        ) {
+            ($0.int64(0), $0.int64(1), $0.int64(2), $0.int(3) == 1,
+             UntrackedPolicy(rawValue: $0.text(4) ?? vehiclePolicy) ?? .owner, $0.optionalInt64(5) != nil)
         }
+        let baselineCount = Self.baselineCount(fullTank: all.map(\.3))
         let traces = try fuelTraces()
         let untracked = try connection.query("SELECT from_utc_ms, to_utc_ms, fuel_l FROM untracked_driving") {
             ($0.int64(0), $0.int64(1), $0.double(2))
         }
+        var settledWouldBe: [Int64: [String]] = [:]
         var previous = Int64.min
-        for (id, at, cost) in all {
+        for (index, (id, at, cost, _, policy, settled)) in all.enumerated() {
+            defer { previous = at }
             var fuelByDriver: [DriverID: (name: String, liters: Double)] = [:]
             for trace in traces {
                 let liters = trace.fuel(from: previous, to: at)
@@ -202,15 +236,59 @@ extension TripStore {
             for (from, to, liters) in untracked {
                 untrackedLiters += FuelTrace.overlap(from: from, to: to, liters: liters, windowFrom: previous, windowTo: at)
             }
-            var shares = fuelByDriver.map { FuelShare(driver: $0.key, fuel: Liters($0.value.liters)) }
-            if untrackedLiters > 0 { shares.append(FuelShare(driver: nil, fuel: Liters(untrackedLiters))) }
-            for share in CostSplitter.split(bill: MinorUnits(cost), fuel: shares, untracked: policy) {
-                try connection.run(
-                    "INSERT INTO refuel_shares (refuel_id, driver_id, driver_name, fuel_l, cost_minor) VALUES (?, ?, ?, ?, ?)",
-                    .integer(id), .optional(share.driver?.rawValue), .optional(share.driver.flatMap { fuelByDriver[$0]?.name }),
-                    .real(share.fuel.value), .integer(share.cost.value))
+            var rows: [RefuelSplit.Share] = []
+            if index < baselineCount {
+                // In driver order: a sum that does not depend on the dictionary's order is the same at every recompute.
+                let seen = fuelByDriver.sorted { $0.key.rawValue < $1.key.rawValue }.reduce(untrackedLiters) { $0 + $1.value.liters }
+                rows = [RefuelSplit.Share(driver: nil, driverName: nil, fuelLiters: seen, cost: MinorUnits(cost), beforeTracking: true)]
+            } else {
+                var shares = fuelByDriver.map { FuelShare(driver: $0.key, fuel: Liters($0.value.liters)) }
+                if untrackedLiters > 0 { shares.append(FuelShare(driver: nil, fuel: Liters(untrackedLiters))) }
+                rows = CostSplitter.split(bill: MinorUnits(cost), fuel: shares, untracked: policy).map { share in
+                    RefuelSplit.Share(
+                        driver: share.driver, driverName: share.driver.flatMap { fuelByDriver[$0]?.name }, fuelLiters: share.fuel.value,
+                        cost: share.cost)
+                }
             }
-            previous = at
+            if settled {
+                settledWouldBe[id] = rows.map(\.moneyKey)
+                continue
+            }
+            if dryRun { continue }
+            try connection.run("DELETE FROM refuel_shares WHERE refuel_id = ?", .integer(id))
+            for share in rows {
+                try connection.run(
+                    """
+                    INSERT INTO refuel_shares (refuel_id, driver_id, driver_name, fuel_l, cost_minor, before_tracking)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                    .integer(id), .optional(share.driver?.rawValue), .optional(share.driverName), .real(share.fuelLiters),
+                    .integer(share.cost.value), .int(share.beforeTracking ? 1 : 0))
+            }
+        }
+        // Shares of a refuel that no longer exists (the cascade needs foreign keys on).
+        if !dryRun { try connection.run("DELETE FROM refuel_shares WHERE refuel_id NOT IN (SELECT id FROM refuels)") }
+        return settledWouldBe
+    }
+
+    /// How many bills, from the oldest, are the baseline: every one up to and including the
+    /// first full fill-up (none while there is no full fill-up yet: nothing is known then).
+    static func baselineCount(fullTank: [Bool]) -> Int {
+        fullTank.firstIndex(of: true).map { $0 + 1 } ?? 0
+    }
+
+    /// The stored shares of one bill, in the order `splits()` gives them.
+    func shares(ofRefuel id: Int64) throws -> [RefuelSplit.Share] {
+        try connection.query(
+            """
+            SELECT driver_id, driver_name, fuel_l, cost_minor, before_tracking FROM refuel_shares WHERE refuel_id = ?
+            ORDER BY driver_id IS NULL, driver_id
+            """,
+            .integer(id)
+        ) { row in
+            RefuelSplit.Share(
+                driver: row.optionalInt64(0).map(DriverID.init), driverName: row.text(1), fuelLiters: row.double(2),
+                cost: MinorUnits(row.int64(3)), beforeTracking: row.int(4) == 1)
         }
     }
 
@@ -219,14 +297,17 @@ extension TripStore {
     /// Only a session with a refuel inside its span is ever cut, so only those have their
     /// points decoded; any other is its start and its last point, which gives the same
     /// litres and metres for every window that does not cut it.
-    func fuelTraces() throws -> [FuelTrace] {
+    /// With `session`, that session's trace alone, whoever drove it (a removed driver's is id 0).
+    /// `alsoCutAt`: other moments the traces must be exact at (not only the refuels').
+    func fuelTraces(session only: Int64? = nil, alsoCutAt extraCuts: [Int64] = []) throws -> [FuelTrace] {
         let sessions = try connection.query(
             """
-            SELECT id, driver_id, driver_name, start_utc_ms, end_utc_ms, fuel_l, distance_m, fuel_scale
-            FROM sessions WHERE driver_id IS NOT NULL AND start_utc_ms IS NOT NULL
-            """
+            SELECT id, COALESCE(driver_id, 0), driver_name, start_utc_ms, end_utc_ms, fuel_l, distance_m, fuel_scale
+            FROM sessions WHERE (?1 IS NULL AND driver_id IS NOT NULL OR id = ?1) AND start_utc_ms IS NOT NULL
+            """,
+            .optional(only)
         ) { ($0.int64(0), DriverID($0.int64(1)), $0.text(2) ?? "", $0.int64(3), $0.optionalInt64(4), $0.double(5), $0.double(6), $0.double(7)) }
-        let refuelTimes = try connection.query("SELECT at_utc_ms FROM refuels ORDER BY at_utc_ms") { $0.int64(0) }
+        let refuelTimes = try connection.query("SELECT at_utc_ms FROM refuels ORDER BY at_utc_ms") { $0.int64(0) } + extraCuts
         return try sessions.map { (id, driver, name, start, storedEnd, fuel, distance, scale) in
             let session = SessionID(id)
             var points: [(Int64, Double)] = [(start, 0)]

@@ -41,6 +41,29 @@ public struct FullFillPeriod: Sendable, Equatable {
 }
 
 extension TripStore {
+    /// The fuel the stored estimates say the car burnt in (from, to], and the distance it drove
+    /// then: tracked sessions and untracked driving alike.
+    public func estimatedFuel(fromUTCMs from: Int64, toUTCMs to: Int64) throws(StoreError) -> (liters: Double, meters: Double) {
+        do {
+            var liters = 0.0
+            var meters = 0.0
+            for trace in try fuelTraces(alsoCutAt: [from, to]) {
+                liters += trace.fuel(from: from, to: to)
+                meters += trace.distance(from: from, to: to)
+            }
+            let untracked = try connection.query("SELECT from_utc_ms, to_utc_ms, fuel_l, distance_m FROM untracked_driving") {
+                ($0.int64(0), $0.int64(1), $0.double(2), $0.double(3))
+            }
+            for (start, end, fuel, distance) in untracked {
+                liters += FuelTrace.overlap(from: start, to: end, liters: fuel, windowFrom: from, windowTo: to)
+                meters += FuelTrace.overlap(from: start, to: end, liters: distance, windowFrom: from, windowTo: to)
+            }
+            return (liters, meters)
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
     /// Every period between two consecutive full fills, oldest first.
     public func fullFillPeriods() throws(StoreError) -> [FullFillPeriod] {
         do {

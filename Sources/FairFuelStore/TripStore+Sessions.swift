@@ -46,6 +46,8 @@ public struct StoredSession: Sendable, Equatable {
     public var resumedCount: Int = 0
     /// A session started without a tap after a park continues this one's driver.
     public var continuedFrom: SessionID? = nil
+    /// The untracked driving `trips assign` made this session from (it has no positions); nil: recorded.
+    public var assignedFromUntracked: Int64? = nil
 }
 
 extension TripStore {
@@ -166,12 +168,33 @@ extension TripStore {
     }
 
     /// Records untracked driving; `candidates` are who may have driven it (never a decision).
+    /// A chunk that carries on the last one (within `untrackedJoinGapMs`, same fuel scale, no
+    /// refuel in between) extends it, so that one drive nobody tapped in for is one trip in
+    /// `fairfuel trips`, not one a minute; its candidates are everyone either chunk names.
     public func addUntracked(
         fromUTCMs: Int64, toUTCMs: Int64, distanceMeters: Double, fuelLiters: Double, fuelScale: Double = 1,
         candidates: [DriverID] = []
     ) throws(StoreError) {
-        let candidateText: SQLiteValue = candidates.isEmpty ? .null : .text(candidates.map { String($0.rawValue) }.joined(separator: ","))
         try write {
+            let last = try connection.query(
+                "SELECT id, from_utc_ms, to_utc_ms, fuel_scale, candidate_driver_ids FROM untracked_driving ORDER BY to_utc_ms DESC, id DESC LIMIT 1"
+            ) { ($0.int64(0), $0.int64(1), $0.int64(2), $0.double(3), $0.text(4)) }.first
+            if let (id, lastFrom, lastTo, scale, lastCandidates) = last, fromUTCMs >= lastTo, fromUTCMs - lastTo <= Self.untrackedJoinGapMs,
+               scale == fuelScale,
+               try connection.scalarInt(
+                   "SELECT COUNT(*) FROM refuels WHERE at_utc_ms >= ? AND at_utc_ms <= ?", .integer(lastFrom), .integer(toUTCMs)) == 0
+            {
+                var joined = Self.candidateIDs(lastCandidates)
+                for candidate in candidates where !joined.contains(candidate) { joined.append(candidate) }
+                try connection.run(
+                    """
+                    UPDATE untracked_driving SET to_utc_ms = ?, distance_m = distance_m + ?, fuel_l = fuel_l + ?,
+                        candidate_driver_ids = ? WHERE id = ?
+                    """,
+                    .integer(toUTCMs), .real(distanceMeters), .real(fuelLiters), Self.candidateText(joined), .integer(id))
+                return
+            }
+            let candidateText = Self.candidateText(candidates)
             try connection.run(
                 """
                 INSERT INTO untracked_driving (from_utc_ms, to_utc_ms, distance_m, fuel_l, fuel_scale, candidate_driver_ids)
@@ -180,6 +203,9 @@ extension TripStore {
                 .integer(fromUTCMs), .integer(toUTCMs), .real(distanceMeters), .real(fuelLiters), .real(fuelScale), candidateText)
         }
     }
+
+    /// Untracked chunks at most this far apart are one drive (the domain hands them out back to back).
+    static let untrackedJoinGapMs: Int64 = 5_000
 
     /// Sessions, oldest first, optionally filtered. An open session shows its totals so far
     /// (from its last stored point).
@@ -214,7 +240,7 @@ extension StoredSession {
     static let selectColumns = """
         SELECT id, driver_id, driver_name, start_utc_ms, end_utc_ms, end_reason, stopped_utc_ms, driver_left_utc_ms,
                distance_m, duration_ms, moving_ms, idle_ms, max_speed_mps, harsh_accel, harsh_brake, fuel_l,
-               resumed_count, continued_from
+               resumed_count, continued_from, assigned_from_untracked
         FROM sessions
         """
 
@@ -226,6 +252,7 @@ extension StoredSession {
             driverLeftUTCMs: row.optionalInt64(7), distanceMeters: row.double(8), durationMs: row.int64(9),
             movingMs: row.int64(10), idleMs: row.int64(11), maximumSpeedMetersPerSecond: row.double(12),
             harshAccelerations: row.int(13), harshBrakings: row.int(14), fuelLiters: row.double(15),
-            resumedCount: row.int(16), continuedFrom: row.optionalInt64(17).map(SessionID.init))
+            resumedCount: row.int(16), continuedFrom: row.optionalInt64(17).map(SessionID.init),
+            assignedFromUntracked: row.optionalInt64(18))
     }
 }

@@ -78,8 +78,15 @@ public final class TripStore {
             let unknown = applied.filter { !known.contains($0) }
             if !unknown.isEmpty { throw .newerSchema(path: path, unknownMigrations: unknown) }
         } else {
-            try Migrator(StoreSchema.migrations).migrate(connection)
+            let migrator = Migrator(StoreSchema.migrations)
+            let appliedBefore = try migrator.applied(in: connection)
+            try migrator.migrate(connection)
             restoreDiskReserve()
+            // An older store's bills were split before bills had a baseline: split them by today's rules once.
+            // A failure (a full disk) must not keep the service from starting: the next correction re-splits.
+            if !appliedBefore.isEmpty && !appliedBefore.contains(StoreSchema.familyBook.name) {
+                do { try rebook(force: true) {} } catch { log(.warning, "re-splitting the bills after the upgrade failed: \(error)") }
+            }
         }
     }
 

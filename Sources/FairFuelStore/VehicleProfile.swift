@@ -106,18 +106,26 @@ extension TripStore {
         return vehicle
     }
 
+    /// The vehicle's unique id (a random UUID made when the store was created or upgraded): what
+    /// `fairfuel family` tells cars apart by, whatever their names.
+    public func vehicleUID() throws(StoreError) -> String? {
+        try wrap { () throws(SQLiteError) in try connection.scalarText("SELECT uid FROM vehicle WHERE id = 1") }
+    }
+
     public func setVehicle(_ vehicle: VehicleProfile) throws(StoreError) {
-        try write {
-            try connection.run(
-                """
-                UPDATE vehicle SET name = ?, rated_l_per_100km = ?, mass_kg = ?, idle_l_per_h = ?, fuel_type = ?,
-                    tank_l = ?, currency = ?, currency_minor_digits = ?, units = ?, untracked_policy = ?, fuel_scale = ?
-                WHERE id = 1
-                """,
-                .text(vehicle.name), .real(vehicle.ratedLitersPer100km), .real(vehicle.massKilograms),
-                .real(vehicle.idleLitersPerHour), .text(vehicle.fuelType), .real(vehicle.tankLiters),
-                .text(vehicle.currency), .int(vehicle.currencyMinorDigits), .text(vehicle.units),
-                .text(vehicle.untrackedPolicy.rawValue), .real(vehicle.fuelScale))
-        }
+        try write { try writeVehicleInTransaction(vehicle) }
+    }
+
+    func writeVehicleInTransaction(_ vehicle: VehicleProfile) throws {
+        try connection.run(
+            """
+            UPDATE vehicle SET name = ?, rated_l_per_100km = ?, mass_kg = ?, idle_l_per_h = ?, fuel_type = ?,
+                tank_l = ?, currency = ?, currency_minor_digits = ?, units = ?, untracked_policy = ?, fuel_scale = ?
+            WHERE id = 1
+            """,
+            .text(vehicle.name), .real(vehicle.ratedLitersPer100km), .real(vehicle.massKilograms),
+            .real(vehicle.idleLitersPerHour), .text(vehicle.fuelType), .real(vehicle.tankLiters),
+            .text(vehicle.currency), .int(vehicle.currencyMinorDigits), .text(vehicle.units),
+            .text(vehicle.untrackedPolicy.rawValue), .real(vehicle.fuelScale))
     }
 }

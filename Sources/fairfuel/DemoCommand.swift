@@ -3,6 +3,7 @@ import FairFuelCore
 import FairFuelEdges
 import FairFuelService
 import FairFuelSimulation
+import FairFuelStore
 
 #if canImport(Glibc)
 import Glibc
@@ -95,17 +96,37 @@ struct DemoCommand: ParsableCommand {
             print("Trips (fairfuel trips):")
             fflush(nil)
         }
-        try TripsCommand.parse(["--db", report.storePath]).run()
+        try TripsCommand.List.parse(["--db", report.storePath]).run()
         if !quiet {
             print("")
             print("Split of each refuel (fairfuel split):")
             fflush(nil)
         }
         try SplitCommand.parse(["--db", report.storePath]).run()
+        try correctAForgottenTap(plan: plan, storePath: report.storePath)
         if keep != nil && !quiet {
             print("")
             print("The store is kept: fairfuel trips --db \(report.storePath)")
         }
         fflush(nil)
+    }
+
+    /// One correction as the family makes it: the untracked driving of a trip whose driver forgot
+    /// to tap, given to them with `fairfuel trips assign`, which prints each share before and after.
+    func correctAForgottenTap(plan: SimPlan, storePath: String) throws {
+        let untracked: [UntrackedDriving]
+        do { untracked = try TripStore(path: storePath, readOnly: true).untrackedDriving() } catch { throw UserFacingError("\(error)") }
+        for trip in plan.trips where !trip.tapped {
+            guard let driver = trip.drivers.first else { continue }
+            let from = trip.startUTC.millisecondsSinceEpoch, to = trip.endUTC.millisecondsSinceEpoch
+            let pieces = untracked.filter { $0.toUTCMs > from && $0.fromUTCMs < to }.map { "u\($0.id)" }
+            guard !pieces.isEmpty else { continue }
+            let list = pieces.joined(separator: ",")
+            print("")
+            print("A correction: \(driver) forgot to tap on \(plan.localText(trip.startMs)) (fairfuel trips assign \(list) \(driver)):")
+            fflush(nil)
+            try TripsCommand.Assign.parse([list, driver, "--db", storePath]).run()
+            return
+        }
     }
 }

@@ -26,7 +26,9 @@ struct FamilyData {
     var shares: [BillShare] { BillShare.all(splits) }
 
     func summary(_ month: CalendarMonth?) -> FamilySummary {
-        FamilySummary(month: month, trips: trips, shares: shares, fullFills: fullFills, ratedLitersPer100km: vehicle.ratedLitersPer100km)
+        FamilySummary(
+            month: month, trips: trips, shares: shares, fullFills: fullFills, ratedLitersPer100km: vehicle.ratedLitersPer100km,
+            currency: vehicle.currency)
     }
 
     /// The month of the latest trip or refuel: a report's default (from the data, not the clock).

@@ -107,6 +107,8 @@ struct DirectMCULink {
     var decoder = FrameDecoder(sender: .mcu)
     var ring = ByteRing(capacity: 4096)
     var scratch = [UInt8](repeating: 0, count: 1024)
+    /// HELLO_REQ went out: the MCU's sequence count follows this process's.
+    var streamStarted = false
 
     init(port: String, baud: Int) throws {
         do {
@@ -121,6 +123,7 @@ struct DirectMCULink {
     /// Sends HELLO_REQ and returns the HELLO that answers it (a boot HELLO will do).
     mutating func requestHello(timeoutMs: Int64) throws -> Hello? {
         try send(.helloRequest(HelloRequest(hostMajor: 1, hostMinor: 0)))
+        streamStarted = true
         var hello: Hello?
         try receive(timeoutMs: timeoutMs) { message in
             if case let .hello(found) = message {
@@ -135,7 +138,16 @@ struct DirectMCULink {
     }
 
     /// Sends a command, resending it (same seq) as the protocol says; its ACK's status, nil without one.
+    ///
+    /// A new process's first frame has seq 0, which an MCU that last heard seq 0 from an earlier
+    /// process (a `mcu info` just before) drops as a duplicate and re-ACKs without doing it. So a
+    /// stream starts with HELLO_REQ, which restarts the MCU's count, and the command follows it.
     mutating func command(_ message: LinkMessage, timeoutMs: Int64) throws -> Ack.Status? {
+        if !streamStarted {
+            guard try requestHello(timeoutMs: min(2_000, timeoutMs)) != nil else {
+                throw UserFacingError("the MCU on \(connection.path) did not answer HELLO_REQ; the command was not sent")
+            }
+        }
         let wire: [UInt8]
         do { wire = try encoder.encode(message) } catch { throw UserFacingError("\(error)") }
         let seq = encoder.nextSeq &- 1

@@ -266,8 +266,9 @@ func prompt(_ text: String) {
 
 extension ControlOptions {
     /// Tells a running service to re-read the provisioning, the vehicle and its calibration; says so when it did.
-    func reloadIfRunning() {
-        guard let answer = ControlSocketClient.ask(path: resolvedPath, request: "reload", timeoutMs: 2_000) else { return }
+    /// `quietly`: say nothing (the command prints JSON).
+    func reloadIfRunning(quietly: Bool = false) {
+        guard let answer = ControlSocketClient.ask(path: resolvedPath, request: "reload", timeoutMs: 2_000), !quietly else { return }
         print(answer.hasPrefix("ok") ? "the running service reloaded its configuration" : "the running service did not reload: \(answer.trimmingTrailingNewline)")
     }
 

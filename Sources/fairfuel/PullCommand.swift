@@ -65,6 +65,8 @@ struct PullCommand: ParsableCommand {
             }
             if interactive { StandardErrorLog.write(Array("\n".utf8)) }
             print("pulled \(report.tripsPulled) new trip(s); \(out) holds \(report.tripsInDirectory) trip(s)"
+                + (report.tripsRemoved > 0 ? "; \(report.tripsRemoved) deleted on the dongle since, removed here" : "")
+                + (report.tripsUpdated > 0 ? "; \(report.tripsUpdated) corrected on the dongle since, updated here" : "")
                 + (report.noiseFrames > 0 ? "; \(report.noiseFrames) frame(s) lost to line noise and fetched again" : ""))
         } catch {
             if interactive { StandardErrorLog.write(Array("\n".utf8)) }

@@ -10,7 +10,7 @@ import Glibc
 struct RefuelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refuel", abstract: "Record, list or remove refuels (the fuel log); the bills are split between the drivers.",
-        subcommands: [Add.self, List.self, Remove.self], defaultSubcommand: Add.self)
+        subcommands: [Add.self, List.self, Edit.self, Remove.self, Settle.self], defaultSubcommand: Add.self)
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -36,6 +36,8 @@ struct RefuelCommand: ParsableCommand {
         var station: String?
         @Option(help: "A free note.")
         var note: String?
+        @Flag(help: "Go ahead even when a settled bill would move (it is kept as it was).")
+        var force = false
         @OptionGroup var store: StoreOptions
         @OptionGroup var control: ControlOptions
 
@@ -78,9 +80,12 @@ struct RefuelCommand: ParsableCommand {
                 atUTCMs: timestamp, liters: volume, cost: amount, fullTank: !partial, odometerKilometers: odometer,
                 fuelType: fuel, station: station, note: note, currency: vehicle.currency, enteredUTCMs: wallClockUTCMs())
             do {
-                let id = try db.addRefuel(input)
+                let (id, change) = try db.addRefuelShowingChange(input, force: force)
                 print("refuel \(id): \(units.volumeText(liters: volume)) for \(units.moneyWithCurrency(amount)), "
                     + "\(partial ? "partial" : "full tank"), at \(TripText.utc(timestamp)!)")
+                // A refuel entered late, between two others, moves the bill after it (or, first, the baseline).
+                let others = BookChange(bills: change.bills.filter { $0.refuelID != id })
+                if !others.bills.isEmpty { print("other bills re-split:\n" + BookChangeText.text(others, units: units), terminator: "") }
             } catch {
                 throw UserFacingError("\(error)")
             }
@@ -113,6 +118,8 @@ struct RefuelCommand: ParsableCommand {
                     j.add("station", refuel.station)
                     j.add("note", refuel.note)
                     j.add("entered_utc", TripText.utc(refuel.enteredUTCMs))
+                    j.add("untracked_policy", refuel.untrackedPolicy?.rawValue)
+                    j.add("settled_utc", TripText.utc(refuel.settledUTCMs))
                     return j.string
                 }))
                 return
@@ -122,13 +129,14 @@ struct RefuelCommand: ParsableCommand {
                 return
             }
             print(pad("id", 6) + pad("when (UTC)", 18) + pad(units.volumeUnit, 10) + pad(vehicle.currency, 10) + pad("fill", 9)
-                + pad("odometer", 12) + "station / note")
+                + pad("odometer", 12) + pad("settled", 12) + "station / note")
             for (id, refuel) in refuels {
                 let odometer = refuel.odometerKilometers.map { units.distanceText(meters: $0 * 1000, decimals: 0) } ?? "-"
                 let words = [refuel.station, refuel.note].compactMap { $0 }.joined(separator: " / ")
                 let line = pad(String(id), 6) + pad(DisplayUnits.minuteText(utcMs: refuel.atUTCMs), 18)
                     + pad(DisplayUnits.fixed(units.volume(liters: refuel.liters), 2), 10) + pad(units.moneyText(refuel.cost), 10)
-                    + pad(refuel.fullTank ? "full" : "partial", 9) + pad(odometer, 12) + words
+                    + pad(refuel.fullTank ? "full" : "partial", 9) + pad(odometer, 12)
+                    + pad(refuel.settledUTCMs.map { String(DisplayUnits.minuteText(utcMs: $0).prefix(10)) } ?? "-", 12) + words
                 print(String(line.reversed().drop { $0 == " " }.reversed()))
             }
         }
@@ -137,14 +145,107 @@ struct RefuelCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a refuel by id; every split is recomputed.")
         @Argument(help: "The refuel's id (see `fairfuel refuel list`).") var id: Int64
+        @Flag(help: "Go ahead even when another settled bill would move (it is kept as it was).") var force = false
+        @Flag(help: "Print the bills that moved as JSON.") var json = false
         @OptionGroup var store: StoreOptions
         @OptionGroup var control: ControlOptions
 
         func run() throws {
             let db = try store.open()
-            do { try db.removeRefuel(id: id) } catch { throw UserFacingError("\(error)") }
+            let change: BookChange
+            do { change = try db.removeRefuel(id: id, force: force) } catch { throw UserFacingError("\(error)") }
+            // The calibration may have changed: the running service takes it now.
+            control.reloadIfRunning(quietly: json)
+            if json {
+                print(BookChangeText.json(change))
+                return
+            }
             print("refuel \(id) removed; splits recomputed")
-            control.reloadIfRunning()
+            print(BookChangeText.text(change, units: try TripsCommand.units(db)), terminator: "")
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Correct a refuel (litres, cost, time, full or partial, odometer); bills are re-split and the calibration relearnt.")
+        @Argument(help: "The refuel's id (see `fairfuel refuel list`).") var id: Int64
+        @Option(help: "When (ISO 8601; without a zone, UTC).") var at: String?
+        @Option(help: "Litres put in the tank.") var liters: Double?
+        @Option(help: "US gallons put in the tank (instead of --liters).") var gallons: Double?
+        @Option(help: "What it cost, e.g. 64.90, in the bill's currency.") var cost: String?
+        @Flag(help: "The tank was filled to the top.") var full = false
+        @Flag(help: "The tank was not filled to the top.") var partial = false
+        @Option(name: .customLong("odometer-km"), help: "The odometer reading, km.") var odometerKilometers: Double?
+        @Option(name: .customLong("odometer-mi"), help: "The odometer reading, miles.") var odometerMiles: Double?
+        @Flag(name: .customLong("no-odometer"), help: "Forget the odometer reading.") var noOdometer = false
+        @Flag(help: "Go ahead even when another settled bill would move (it is kept as it was).") var force = false
+        @Flag(help: "Print the bills that moved as JSON.") var json = false
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var control: ControlOptions
+
+        func validate() throws {
+            if liters != nil && gallons != nil { throw ValidationError("--liters and --gallons are exclusive") }
+            if let x = liters ?? gallons, !(x.isFinite && x > 0) { throw ValidationError("the volume must be more than 0") }
+            if full && partial { throw ValidationError("--full and --partial are exclusive") }
+            if [odometerKilometers != nil, odometerMiles != nil, noOdometer].filter({ $0 }).count > 1 {
+                throw ValidationError("--odometer-km, --odometer-mi and --no-odometer are exclusive")
+            }
+        }
+
+        func run() throws {
+            let db = try store.open()
+            guard let bill = try db.refuels().first(where: { $0.id == id })?.refuel else { throw UserFacingError("no refuel with id \(id)") }
+            let currency = try bill.currency ?? db.vehicle().currency
+            var edit = RefuelEdit()
+            if let at {
+                do { edit.atUTCMs = try ISO8601.parse(at).millisecondsSinceEpoch } catch { throw ValidationError("--at: \(error)") }
+            }
+            edit.liters = liters ?? gallons.map { $0 * DisplayUnits.litersPerUSGallon }
+            if let cost {
+                do {
+                    edit.cost = try MoneyText.parse(cost, minorDigits: VehicleProfile.minorDigits(ofCurrency: currency) ?? 2)
+                } catch {
+                    throw ValidationError("--cost: \(error)")
+                }
+            }
+            if full || partial { edit.fullTank = full }
+            if noOdometer { edit.odometerKilometers = .some(nil) }
+            if let km = odometerKilometers ?? odometerMiles.map({ $0 * DisplayUnits.metersPerMile / 1000 }) { edit.odometerKilometers = km }
+            let change: BookChange
+            do { change = try db.editRefuel(id: id, edit, force: force) } catch { throw UserFacingError("\(error)") }
+            control.reloadIfRunning(quietly: json)
+            if json {
+                print(BookChangeText.json(change))
+                return
+            }
+            print("refuel \(id) corrected; bills re-split, calibration relearnt")
+            print(BookChangeText.text(change, units: try TripsCommand.units(db)), terminator: "")
+        }
+    }
+
+    struct Settle: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mark bills as settled (paid between the family): they never change again.")
+        @Argument(help: "Refuel ids (see `fairfuel refuel list`).") var ids: [Int64] = []
+        @Option(help: "Every bill of this calendar month (YYYY-MM, UTC).") var month: String?
+        @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            if ids.isEmpty == (month == nil) { throw ValidationError("say which bills: refuel ids, or --month YYYY-MM") }
+        }
+
+        func run() throws {
+            let db = try store.open()
+            var chosen = ids
+            if let period = try parseMonth(month) {
+                chosen = try db.refuels().filter { period.contains(utcMs: $0.refuel.atUTCMs) }.map(\.id)
+                guard !chosen.isEmpty else { throw UserFacingError("no refuel in \(period)") }
+            }
+            let settled: [Int64]
+            do { settled = try db.settleRefuels(chosen, atUTCMs: wallClockUTCMs()) } catch { throw UserFacingError("\(error)") }
+            let already = chosen.filter { !settled.contains($0) }
+            if !settled.isEmpty { print("settled: refuel(s) \(settled.map(String.init).joined(separator: ", ")); they never change again") }
+            if !already.isEmpty { print("already settled: \(already.map(String.init).joined(separator: ", "))") }
         }
     }
 }

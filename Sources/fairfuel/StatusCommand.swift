@@ -26,13 +26,14 @@ struct StatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "Show the running service: link, firmware, frame counters, GNSS, beacons, session, store size.")
 
-    @Flag(help: "Print the service's JSON as is.")
+    @Flag(help: "Print the service's JSON as is (everything the text shows).")
     var json = false
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        let answer = try control.ask("status")
-        print(answer.trimmingTrailingNewline)
+        let answer = try control.ask("status").trimmingTrailingNewline
+        // The text is read from the JSON, so the two never disagree; anything unreadable is shown as it came.
+        print(json ? answer : StatusText.text(answer).map(\.trimmingTrailingNewline) ?? answer)
     }
 }
 

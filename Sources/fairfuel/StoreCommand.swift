@@ -1,6 +1,7 @@
 import ArgumentParser
 import FairFuelCore
 import FairFuelService
+import FairFuelSQLite
 import FairFuelStore
 
 /// `fairfuel store check|stats|prune`: the technician's view of the rolling store.
@@ -118,12 +119,20 @@ struct StoreCommand: ParsableCommand {
             }
             let configuration = StoreConfiguration(retention: StoreCommand.retention(budgetBytes: budgetBytes, maxAgeDays: maxAgeDays))
             let report: RetentionReport
+            let files = SQLiteDatabaseFiles(path: store.resolvedPath)
             do {
-                report = try TripStore(path: store.resolvedPath, configuration: configuration).enforceRetention(nowUTCMs: nowMs)
+                let db = try TripStore(path: store.resolvedPath, configuration: configuration)
+                report = try db.enforceRetention(nowUTCMs: nowMs)
+                // The vacuum's pages sit in the WAL until a checkpoint: measure after one that empties it,
+                // or a store that shrank would read as grown.
+                _ = try? db.connection.checkpoint(.truncate)
             } catch {
                 throw UserFacingError("cannot prune \(store.resolvedPath): \(error)")
             }
-            print("\(report.bytesOnDiskBefore) -> \(report.bytesOnDiskAfter) bytes; "
+            let database = SQLiteDatabaseFiles.size(of: files.path) ?? 0
+            let wal = SQLiteDatabaseFiles.size(of: files.walPath) ?? 0
+            print("\(report.bytesOnDiskBefore) -> \(files.bytesOnDisk) bytes on disk after the checkpoint "
+                + "(database \(database), WAL \(wal)); "
                 + "\(report.sessionsSimplifiedForAge) track(s) simplified for age, \(report.sessionsSimplifiedForBudget) for the budget, "
                 + "\(report.sessionsReducedToAnchors) reduced to anchors; \(report.pointsRemoved) points removed, "
                 + "\(report.eventsDeleted) event(s) dropped, \(report.pagesVacuumed) pages vacuumed")

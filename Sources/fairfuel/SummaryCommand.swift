@@ -45,6 +45,13 @@ enum SummaryText {
         }))
         j.add("untracked_cost_cents", summary.untrackedCost.value)
         j.add("bills_cents", summary.billsTotal.value)
+        j.add("before_tracking_cents", summary.beforeTrackingCost.value)
+        j.addRaw("other_currencies", json: JSONLine.array(summary.otherCurrencyBills.map { other in
+            var o = JSONLine()
+            o.add("currency", other.currency)
+            o.add("bills_minor", other.total.value)
+            return o.string
+        }))
         j.addRaw("full_fills", json: JSONLine.array(summary.fullFills.map { p in
             var o = JSONLine()
             o.add("from_utc", utc(p.fromUTCMs))
@@ -73,7 +80,12 @@ enum SummaryText {
                 + (d.ecoScore.map(String.init) ?? "-") + "\n"
         }
         text += "bills \(u.moneyWithCurrency(summary.billsTotal))"
-        text += summary.untrackedCost == .zero ? "\n" : ", of which untracked driving \(u.moneyWithCurrency(summary.untrackedCost))\n"
+        text += summary.untrackedCost == .zero ? "" : ", of which untracked driving \(u.moneyWithCurrency(summary.untrackedCost))"
+        text += summary.beforeTrackingCost == .zero ? "\n" : ", before tracking (the baseline fill-up) \(u.moneyWithCurrency(summary.beforeTrackingCost))\n"
+        for other in summary.otherCurrencyBills {
+            let digits = VehicleProfile.minorDigits(ofCurrency: other.currency) ?? 2
+            text += "bills in \(other.currency) (not added): \(MoneyText.format(other.total, minorDigits: digits)) \(other.currency)\n"
+        }
         guard !summary.fullFills.isEmpty else { return text + "real consumption: needs two full fills\n" }
         text += "between full fills: real (pump) vs estimated\n"
         for p in summary.fullFills {

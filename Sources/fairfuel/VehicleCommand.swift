@@ -1,5 +1,6 @@
 import ArgumentParser
 import FairFuelDomain
+import FairFuelService
 import FairFuelStore
 
 struct VehicleCommand: ParsableCommand {
@@ -27,7 +28,8 @@ struct VehicleCommand: ParsableCommand {
         @Option(name: .customLong("tank-l"), help: "Tank capacity, L.") var tankLiters: Double?
         @Option(help: "ISO 4217 currency code, e.g. EUR.") var currency: String?
         @Option(help: "metric or imperial.") var units: String?
-        @Option(help: "Who pays for untracked driving: owner or pro_rata.") var untracked: String?
+        @Option(help: "Who pays for untracked driving: owner or pro_rata (bills from --from on, and bills to come).") var untracked: String?
+        @Option(help: "With --untracked: the bills from DATE on (YYYY-MM-DD or ISO 8601); default every bill not yet settled.") var from: String?
         @OptionGroup var store: StoreOptions
         @OptionGroup var control: ControlOptions
 
@@ -41,6 +43,7 @@ struct VehicleCommand: ParsableCommand {
             if let x = untracked, UntrackedPolicy(rawValue: x) == nil { throw ValidationError("--untracked must be owner or pro_rata") }
             if let x = currency, VehicleProfile.minorDigits(ofCurrency: x) == nil { throw ValidationError(VehicleProfile.currencyProblem(x)) }
             if let x = name, x.allSatisfy(\.isWhitespace) { throw ValidationError("--name cannot be empty") }
+            if from != nil && untracked == nil { throw ValidationError("--from goes with --untracked") }
         }
 
         func run() throws {
@@ -63,9 +66,27 @@ struct VehicleCommand: ParsableCommand {
                 v.currencyMinorDigits = digits
             }
             if let units { v.units = units }
-            if let untracked { v.untrackedPolicy = UntrackedPolicy(rawValue: untracked)! }
-            try db.setVehicle(v)
-            print("vehicle \(v.name): \(v.ratedLitersPer100km) L/100 km, \(v.massKilograms) kg, idle \(v.idleLitersPerHour) L/h, \(v.fuelType)")
+            if let untracked {
+                // The policy belongs to the bills: those it now applies to are re-split in the same transaction.
+                let policy = UntrackedPolicy(rawValue: untracked)!
+                var fromUTCMs: Int64?
+                if let from {
+                    do { fromUTCMs = try ISO8601.rangeBound(from, endOfDay: false) } catch { throw ValidationError("--from: \(error)") }
+                }
+                let result: (change: BookChange, applied: [Int64], settledLeftOut: [Int64])
+                do { result = try db.setUntrackedPolicy(policy, fromUTCMs: fromUTCMs, vehicle: v) } catch { throw UserFacingError("\(error)") }
+                v.untrackedPolicy = policy
+                print("vehicle \(v.name): \(v.ratedLitersPer100km) L/100 km, \(v.massKilograms) kg, idle \(v.idleLitersPerHour) L/h, \(v.fuelType)")
+                print("untracked driving: \(policy.rawValue) for \(result.applied.count) bill(s) and those to come")
+                if !result.settledLeftOut.isEmpty {
+                    print("settled bills left as they are: \(result.settledLeftOut.map(String.init).joined(separator: ", "))")
+                }
+                let units = DisplayUnits(units: v.units, currency: v.currency, currencyMinorDigits: v.currencyMinorDigits)
+                print(BookChangeText.text(result.change, units: units), terminator: "")
+            } else {
+                try db.setVehicle(v)
+                print("vehicle \(v.name): \(v.ratedLitersPer100km) L/100 km, \(v.massKilograms) kg, idle \(v.idleLitersPerHour) L/h, \(v.fuelType)")
+            }
             control.reloadIfRunning()
         }
     }

@@ -16,26 +16,41 @@ import TestSupport
         let demo = try FairFuelExecutable.run(["demo", "--scenario", Self.scenario, "--speed", "1000", "--idle-speed", "20000", "--keep", keep])
         #expect(demo.exitCode == 0, "\(demo.standardError)")
         let output = demo.standardOutput
-        #expect(output.contains("3 trip(s) so far"), "no progress line: \(output)")
-        #expect(output.contains("3 trips, 1 refuel(s) entered"), "\(output)")
+        #expect(output.contains("4 trip(s) so far"), "no progress line: \(output)")
+        #expect(output.contains("4 trips, 2 refuel(s) entered"), "\(output)")
         #expect(output.contains("Trips (fairfuel trips):"))
         #expect(output.contains("Split of each refuel (fairfuel split):"))
 
         let db = keep + "/fairfuel.db"
-        let trips = try Self.jsonArray(try FairFuelExecutable.run(["trips", "--json", "--db", db]).standardOutput)
-        #expect(trips.map { $0["driver"] as? String } == ["Anna", "Ben", "Anna"])
+        let rows = try Self.jsonArray(try FairFuelExecutable.run(["trips", "--json", "--db", db]).standardOutput)
+        let trips = rows.filter { $0["id"] is Int }
+        #expect(trips.map { $0["driver"] as? String } == ["Anna", "Anna", "Ben", "Anna"])
         #expect(trips.allSatisfy { $0["end_reason"] as? String == "departed" })
-        for (trip, planned) in zip(trips, [3.0, 2.0, 2.0]) {
+        for (trip, planned) in zip(trips, [1.0, 3.0, 2.0, 2.0]) {
             let km = trip["distance_km"] as? Double ?? 0
             #expect(abs(km - planned) < 0.3, "trip of \(km) km, planned \(planned)")
         }
         let splits = try Self.jsonArray(try FairFuelExecutable.run(["split", "--json", "--db", db]).standardOutput)
-        #expect(splits.count == 1)
-        let split = try #require(splits.first)
-        #expect(split["cost_cents"] as? Int == 3590)
+        #expect(splits.count == 2)
+        // The first fill-up is the baseline, as the scenario says it: before tracking, not split.
+        #expect(splits[0]["cost_cents"] as? Int == 5370)
+        #expect((splits[0]["shares"] as? [[String: Any]])?.map { $0["before_tracking"] as? Bool } == [true])
+        // The next full tank is what the driving burnt since, at the scenario's price (35.90 for 20 L).
+        let split = splits[1]
         let shares = try #require(split["shares"] as? [[String: Any]])
-        #expect(shares.reduce(0) { $0 + ($1["cost_cents"] as? Int ?? 0) } == 3590)
+        let liters = try #require(split["liters"] as? Double)
+        let burnt = shares.reduce(0.0) { $0 + ($1["fuel_l"] as? Double ?? 0) }
+        #expect(abs(liters - burnt) < 0.006, "pumped \(liters) L, burnt \(burnt) L")
+        #expect(split["cost_cents"] as? Int == Int((liters * 3590 / 20).rounded()))
+        #expect(shares.reduce(0) { $0 + ($1["cost_cents"] as? Int ?? 0) } == split["cost_cents"] as? Int)
         #expect(Set(shares.compactMap { $0["driver"] as? String }) == ["Anna", "Ben"])
+        // So the real consumption between the two full fills is the estimate's, over all the distance driven.
+        let summary = try JSONSerialization.jsonObject(with: Data(try FairFuelExecutable.run(["summary", "--json", "--db", db]).standardOutput.utf8)) as! [String: Any]
+        let period = try #require((summary["full_fills"] as? [[String: Any]])?.first)
+        let real = try #require(period["real_l_per_100km"] as? Double)
+        let estimated = try #require(period["estimated_l_per_100km"] as? Double)
+        #expect(abs(real - estimated) / estimated < 0.02, "real \(real), estimated \(estimated) L/100 km")
+        #expect(real > 3 && real < 30)
     }
 
     @Test func throwAwayStoreIsRemovedAndBadArgumentsFailClearly() throws {

@@ -75,13 +75,15 @@ import TestSupport
             #expect(result.exitCode == 0, "\(arguments): \(result.standardError)")
             return (try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as! [Any]).count
         }
-        #expect(try count([]) == 1)
+        // Alice's trip and the moment of untracked driving before her tap.
+        #expect(try count([]) == 2)
+        #expect(try count(["--untracked"]) == 1)
         #expect(try count(["--driver", "alice"]) == 1)
         #expect(try count(["--driver", "Bob"]) == 0)
-        #expect(try count(["--since", "2026-11-20", "--until", "2026-11-20"]) == 1)
+        #expect(try count(["--since", "2026-11-20", "--until", "2026-11-20"]) == 2)
         #expect(try count(["--since", "2026-11-21"]) == 0)
         #expect(try count(["--until", "2026-11-19"]) == 0)
-        #expect(try count(["--since", "2026-11-20T08:00:00Z", "--until", "2026-11-20T10:00+01:00"]) == 1)
+        #expect(try count(["--since", "2026-11-20T08:00:00Z", "--until", "2026-11-20T10:00+01:00"]) == 2)
         #expect(try count(["--until", "2026-11-20T08:00:00Z"]) == 0)
     }
 

@@ -152,6 +152,45 @@ import TestSupport
         return process
     }
 
+    /// Without a service, `mcu info` then `mcu bootloader` on the port itself: each process starts
+    /// its stream at seq 0, so the second must restart the MCU's count first, or its BOOTLOADER is
+    /// dropped as a duplicate (and re-ACKed) and never done.
+    @Test func bootloaderRightAfterInfoReachesTheMCU() throws {
+        let directory = NSTemporaryDirectory() + "ff-direct-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Self.scenario.write(toFile: directory + "/live.scenario", atomically: true, encoding: .utf8)
+        let simOutput = directory + "/sim.out"
+        FileManager.default.createFile(atPath: simOutput, contents: nil)
+        let sim = Process()
+        sim.executableURL = URL(fileURLWithPath: FairFuelExecutable.path)
+        sim.arguments = ["sim", directory + "/live.scenario", "--link", directory + "/mcu"]
+        sim.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: simOutput))
+        sim.standardError = FileHandle.nullDevice
+        try sim.run()
+        defer { sim.terminate(); sim.waitUntilExit() }
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: directory + "/mcu") && Date() < deadline { usleep(20_000) }
+        let direct = ["--port", directory + "/mcu"]
+        let noService = ["FAIRFUEL_CONTROL": directory + "/none.sock"]
+        let info = try FairFuelExecutable.run(["mcu", "info"] + direct, environment: noService)
+        #expect(info.standardOutput.contains("firmware 1.4.2"), "\(info.standardOutput) \(info.standardError)")
+        let boot = try FairFuelExecutable.run(["mcu", "bootloader", "--yes"] + direct, environment: noService)
+        #expect(boot.exitCode == 0, "\(boot.standardError)")
+        #expect(boot.standardOutput.hasPrefix("the MCU acknowledged BOOTLOADER"))
+        var log = ""
+        while Date() < deadline.addingTimeInterval(5) {
+            log = (try? String(contentsOfFile: simOutput, encoding: .utf8)) ?? ""
+            if log.contains("into the bootloader") { break }
+            usleep(50_000)
+        }
+        #expect(log.contains("host bootloader seq 1"), "\(log)")
+        #expect(log.contains("into the bootloader"), "the MCU never got BOOTLOADER:\n\(log)")
+        // In its bootloader the MCU is silent: a command now says clearly that it got no answer.
+        let again = try FairFuelExecutable.run(["mcu", "bootloader", "--yes"] + direct, environment: noService)
+        #expect(again.exitCode != 0)
+        #expect(again.standardError.contains("did not answer HELLO_REQ; the command was not sent"), "\(again.standardError)")
+    }
+
     @Test func learnTagAndReloadThroughTheRunningService() throws {
         let directory = NSTemporaryDirectory() + "ff-live-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -25,7 +25,10 @@ import TestSupport
         #expect(replay.exitCode == 0, "\(replay.standardError)")
         #expect(replay.standardOutput.contains("1 session(s) started"))
 
-        let trips = try Self.jsonArray(try Self.run(["trips", "--json", "--db", db]).standardOutput)
+        // The sample starts moving a moment before Alice's tap: that is untracked driving, with its own `u` id.
+        let rows = try Self.jsonArray(try Self.run(["trips", "--json", "--db", db]).standardOutput)
+        #expect(rows.filter { $0["id"] is String }.allSatisfy { ($0["id"] as! String).hasPrefix("u") && $0["driver"] is NSNull })
+        let trips = rows.filter { $0["id"] is Int }
         #expect(trips.count == 1)
         let trip = try #require(trips.first)
         for key in ["id", "driver", "start_utc", "end_utc", "end_reason", "distance_km", "duration_s", "idle_s", "harsh_accel", "harsh_brake", "max_speed_kmh", "fuel_l"] {
@@ -35,11 +38,15 @@ import TestSupport
         #expect((trip["start_utc"] as? String)?.hasPrefix("2026-11-20T08:00:0") == true)
         #expect(((trip["distance_km"] as? Double) ?? 0) > 0.1)
 
+        // The first full fill-up is the baseline (before tracking); the next one is split.
+        let baseline = try Self.run(["refuel", "--at", "2026-11-20T07:00:00Z", "--liters", "40", "--cost", "70.00", "--db", db])
+        #expect(baseline.exitCode == 0, "\(baseline.standardError)")
         let refuel = try Self.run(["refuel", "--at", "2026-11-20T09:00:00Z", "--liters", "40", "--cost", "72.50", "--db", db])
         #expect(refuel.exitCode == 0, "\(refuel.standardError)")
         let splits = try Self.jsonArray(try Self.run(["split", "--json", "--db", db]).standardOutput)
-        #expect(splits.count == 1)
-        let split = try #require(splits.first)
+        #expect(splits.count == 2)
+        #expect((splits[0]["shares"] as? [[String: Any]])?.map { $0["before_tracking"] as? Bool } == [true])
+        let split = try #require(splits.last)
         #expect(split["at_utc"] as? String == "2026-11-20T09:00:00.000Z")
         #expect(split["cost_cents"] as? Int == 7250)
         let shares = try #require(split["shares"] as? [[String: Any]])
@@ -63,7 +70,7 @@ import TestSupport
             (["refuel", "--at", "2026-11-20T09:00Z", "--liters", "40", "--cost", "70.999", "--db", db], "more than 2 decimals"),
             (["refuel", "--at", "2026-11-20T09:00Z", "--liters", "400", "--cost", "70", "--db", db], "more than the 55.0 L tank"),
             (["refuel", "--at", "2026-11-20T09:00Z", "--liters=-3", "--cost", "70", "--db", db], "--liters must be more than 0"),
-            (["replay", "/no/such.ffcap", "--db", db], "cannot open /no/such.ffcap"),
+            (["replay", "/no/such.ffcap", "--db", db], "cannot read capture /no/such.ffcap"),
         ]
         for (arguments, message) in cases {
             let result = try Self.run(arguments)
@@ -87,5 +94,29 @@ import TestSupport
         #expect(shown.contains("mass 1250.0 kg"))
         #expect(shown.contains("idle 0.6 L/h"))
         #expect(shown.contains("currency USD"))
+    }
+}
+
+/// `store prune` measures after the checkpoint that empties the WAL, so a store that shrank reads as shrunk.
+@Suite struct StorePruneCommandTests {
+    @Test func pruneReportsTheSizesAfterTheCheckpoint() throws {
+        let keep = NSTemporaryDirectory() + "fairfuel-prune-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: keep) }
+        let demo = try FairFuelExecutable.run([
+            "demo", "--scenario", PackagePaths.root + "/scenarios/short-drive.scenario", "--speed", "1000", "--idle-speed", "20000",
+            "--quiet", "--keep", keep,
+        ])
+        #expect(demo.exitCode == 0, "\(demo.standardError)")
+        let db = keep + "/fairfuel.db"
+        let prune = try FairFuelExecutable.run(["store", "prune", "--db", db, "--now", "2027-01-01T00:00:00Z", "--max-age-days", "1"])
+        #expect(prune.exitCode == 0, "\(prune.standardError)")
+        let words = prune.standardOutput.split(separator: " ")
+        let before = try #require(Int64(words[0]))
+        let after = try #require(Int64(words[2]))
+        #expect(after < before, "\(prune.standardOutput)")
+        func size(_ path: String) -> Int64 { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64) ?? 0 }
+        #expect(after == size(db) + size(db + "-wal") + size(db + "-reserve"), "\(prune.standardOutput)")
+        #expect(prune.standardOutput.contains("WAL 0)"))
+        #expect(prune.standardOutput.contains("1 track(s) simplified for age"))
     }
 }

@@ -156,6 +156,26 @@ import TestSupport
         #expect(again.exitCode == 0, "\(again.standardError)")
         #expect(again.standardOutput.contains("pulled 0 new trip(s)"))
         #expect(try Self.pulledTripIDs(out).count == store.count)
+
+        // Corrected on the dongle: trip 1 was Bob's, trip 2 deleted. The next pull follows.
+        let ids = try Self.pulledTripIDs(out)
+        #expect(try FairFuelExecutable.run(["provision", "driver", "add", "Bob", "--db", fixture.db]).exitCode == 0)
+        let assign = try FairFuelExecutable.run(["trips", "assign", String(ids[0]), "Bob", "--db", fixture.db])
+        #expect(assign.exitCode == 0, "\(assign.standardError)")
+        let delete = try FairFuelExecutable.run(["trips", "delete", String(ids[1]), "--db", fixture.db])
+        #expect(delete.exitCode == 0, "\(delete.standardError)")
+        let corrected = try Self.pull(link, out: out, secret: fixture.secret)
+        #expect(corrected.exitCode == 0, "\(corrected.standardError)")
+        #expect(corrected.standardOutput.contains("1 deleted on the dongle since, removed here"), "\(corrected.standardOutput)")
+        #expect(corrected.standardOutput.contains("1 corrected on the dongle since, updated here"), "\(corrected.standardOutput)")
+        #expect(try Self.pulledTripIDs(out) == [ids[0]])
+        let trips = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/trips.json"))) as! [[String: Any]]
+        #expect(trips.map { $0["driver"] as? String } == ["Bob"])
+        #expect(!FileManager.default.fileExists(atPath: out + "/tracks/trip-\(ids[1]).gpx"))
+        let gpx = try String(contentsOfFile: out + "/tracks/trip-\(ids[0]).gpx", encoding: .utf8)
+        #expect(gpx.contains("driver Bob") && gpx.contains("<trkpt"), "\(gpx.prefix(400))")
+        let journal = try String(contentsOfFile: out + "/.fairfuel-pull/trips.tsv", encoding: .utf8)
+        #expect(journal.split(separator: "\n").count == 1)
     }
 
     @Test func anInterruptedPullResumesWithoutDuplicates() throws {

@@ -120,9 +120,14 @@ import Testing
     func untrackedCandidatesRoundTrip() throws {
         let (store, ben, cara) = try Self.store()
         try store.addUntracked(fromUTCMs: Self.t0, toUTCMs: Self.t0 + 60_000, distanceMeters: 800, fuelLiters: 0.06, candidates: [cara, ben])
-        try store.addUntracked(fromUTCMs: Self.t0 + 60_000, toUTCMs: Self.t0 + 120_000, distanceMeters: 700, fuelLiters: 0.05)
+        try store.addUntracked(fromUTCMs: Self.t0 + 3_600_000, toUTCMs: Self.t0 + 3_660_000, distanceMeters: 700, fuelLiters: 0.05)
+        #expect(try store.untrackedCandidates().map(\.candidates) == [[cara, ben], []])
+        // A chunk that carries on a drive joins it; its candidates join the drive's.
+        try store.addUntracked(fromUTCMs: Self.t0 + 3_661_000, toUTCMs: Self.t0 + 3_720_000, distanceMeters: 650, fuelLiters: 0.05, candidates: [ben])
+        try store.addUntracked(fromUTCMs: Self.t0 + 3_721_000, toUTCMs: Self.t0 + 3_780_000, distanceMeters: 600, fuelLiters: 0.05, candidates: [cara, ben])
         let stored = try store.untrackedCandidates()
-        #expect(stored.map(\.candidates) == [[cara, ben], []])
+        #expect(stored.map(\.candidates) == [[cara, ben], [ben, cara]])
+        #expect(stored.map(\.distanceMeters) == [800, 1_950])
     }
 
     @Test("a trip never ends before it started, whatever the clock did")

@@ -106,6 +106,11 @@ func temporaryStorePath(_ name: String = "store") -> String {
         try store.closeSession(id, record: record, utc: { startMs + $0.value })
     }
 
+    /// The first full fill-up, before any driving: the baseline, "before tracking", not split.
+    static func baseline(_ store: TripStore) throws {
+        try store.addRefuel(RefuelInput(atUTCMs: t0 - hour, liters: 40, cost: MinorUnits(7_000)))
+    }
+
     @Test func sessionSpanningARefuelIsCutAtItsMoment() throws {
         let store = try TripStore(path: temporaryStorePath())
         let alice = try store.addDriver(name: "Alice", tags: [], beacons: [])
@@ -113,9 +118,10 @@ func temporaryStorePath(_ name: String = "store") -> String {
         try Self.session(store, driver: alice, name: "Alice", start: 0, end: 1, liters: 4)
         // Bob pumps fuel half-way through his trip without ending the session.
         try Self.session(store, driver: bob, name: "Bob", start: 2, end: 4, liters: 8)
+        try Self.baseline(store)
         try store.addRefuel(RefuelInput(atUTCMs: Self.t0 + 3 * Self.hour, liters: 30, cost: MinorUnits(6_000)))
         try store.addRefuel(RefuelInput(atUTCMs: Self.t0 + 10 * Self.hour, liters: 5, cost: MinorUnits(1_000)))
-        let splits = try store.splits()
+        let splits = Array(try store.splits().dropFirst())
         #expect(splits.count == 2)
         // First refuel: Alice 4 L, Bob 4 L (half his session) -> 50/50.
         #expect(splits[0].shares.map(\.driverName) == ["Alice", "Bob"])
@@ -131,10 +137,11 @@ func temporaryStorePath(_ name: String = "store") -> String {
         let alice = try store.addDriver(name: "Alice", tags: [], beacons: [])
         try Self.session(store, driver: alice, name: "Alice", start: 0, end: 1, liters: 4)
         try store.addUntracked(fromUTCMs: Self.t0 + 5 * Self.hour, toUTCMs: Self.t0 + 6 * Self.hour, distanceMeters: 30_000, fuelLiters: 4)
+        try Self.baseline(store)
         try store.addRefuel(RefuelInput(atUTCMs: Self.t0 + 10 * Self.hour, liters: 8, cost: MinorUnits(1_601)))
-        #expect(try store.splits()[0].shares.map(\.cost.value) == [801, 800])  // Alice, untracked; tie to the lower id
+        #expect(try store.splits()[1].shares.map(\.cost.value) == [801, 800])  // Alice, untracked; tie to the lower id
         try store.addRefuel(RefuelInput(atUTCMs: Self.t0 + 2 * Self.hour, liters: 4, cost: MinorUnits(800)))
-        let splits = try store.splits()
+        let splits = Array(try store.splits().dropFirst())
         #expect(splits.map(\.refuel.cost.value) == [800, 1_601])
         #expect(splits[0].shares.map(\.driverName) == ["Alice"])
         #expect(splits[1].shares.count == 1)
@@ -151,8 +158,9 @@ func temporaryStorePath(_ name: String = "store") -> String {
         try Self.session(store, driver: alice, name: "Alice", start: 0, end: 1, liters: 3)
         try Self.session(store, driver: bob, name: "Bob", start: 1, end: 2, liters: 1)
         try store.addUntracked(fromUTCMs: Self.t0 + 3 * Self.hour, toUTCMs: Self.t0 + 4 * Self.hour, distanceMeters: 10_000, fuelLiters: 6)
+        try Self.baseline(store)
         try store.addRefuel(RefuelInput(atUTCMs: Self.t0 + 5 * Self.hour, liters: 10, cost: MinorUnits(2_000)))
-        let shares = try store.splits()[0].shares
+        let shares = try store.splits()[1].shares
         #expect(shares.map(\.cost.value) == [1_500, 500, 0])
         #expect(shares.reduce(0) { $0 + $1.cost.value } == 2_000)
     }

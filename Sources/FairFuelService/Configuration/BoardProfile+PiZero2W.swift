@@ -17,7 +17,7 @@ extension BoardProfile {
             transmitQueueFrames: 16,
             reconnectBackoffMinMs: 250,
             reconnectBackoffMaxMs: 10_000,
-            mcuBoard: "fairfuel-rev-b"),
+            mcuBoard: "fairfuel-uart"),
         gnss: GNSS(
             source: .mcu,
             gpsdHost: "127.0.0.1",

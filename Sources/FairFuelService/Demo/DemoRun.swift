@@ -40,6 +40,7 @@ public final class DemoRun {
         board.link.reconnectBackoffMinMs = 20
         board.link.reconnectBackoffMaxMs = 200
         board.gnss.source = .mcu
+        board.link.mcuBoard = "fairfuel-rev-b"  // the virtual MCU says it is rev B (USB)
         board.service.watchdogSeconds = 0
         return board
     }
@@ -107,12 +108,28 @@ public final class DemoRun {
     }
 
     /// The fuel stops' refuels that say litres and cost, in time order, as `fairfuel refuel` would.
+    ///
+    /// The first is the baseline fill-up (what the tank held before is unknown; its bill is "before
+    /// tracking"), entered as the scenario says. From that known level, a full tank later takes
+    /// what the car burnt since the previous fill, tracked and untracked, as the service estimated
+    /// it; it costs that at the scenario's price per litre (its cost over its litres). So the
+    /// book adds up as the family would read it: the pump matches the driving.
     private func enterRefuels() throws -> Int {
         let store = try TripStore(path: storePath)
         var entered = 0
+        var previous: Int64?
         for refuel in plan.refuels.sorted(by: { $0.timeMs < $1.timeMs }) {
-            guard let liters = refuel.liters, let cost = refuel.cost else { continue }
-            _ = try store.addRefuel(RefuelInput(atUTCMs: refuel.utc.millisecondsSinceEpoch, liters: liters.value, cost: cost))
+            guard let liters = refuel.liters, let cost = refuel.cost, liters.value > 0 else { continue }
+            let at = refuel.utc.millisecondsSinceEpoch
+            var volume = liters.value
+            var bill = cost
+            if let previous {
+                let burnt = try store.estimatedFuel(fromUTCMs: previous, toUTCMs: at).liters
+                volume = max(0.01, (burnt * 100).rounded() / 100)
+                bill = MinorUnits(Int64((volume * Double(cost.value) / liters.value).rounded()))
+            }
+            _ = try store.addRefuel(RefuelInput(atUTCMs: at, liters: volume, cost: bill))
+            previous = at
             entered += 1
         }
         return entered

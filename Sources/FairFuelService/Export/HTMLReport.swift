@@ -85,6 +85,13 @@ public enum HTMLReport {
         if content.summary.untrackedCost != .zero {
             html += "; untracked driving: \(u.moneyWithCurrency(content.summary.untrackedCost))"
         }
+        if content.summary.beforeTrackingCost != .zero {
+            html += "; before tracking (the baseline fill-up, not split): \(u.moneyWithCurrency(content.summary.beforeTrackingCost))"
+        }
+        for other in content.summary.otherCurrencyBills {
+            let digits = VehicleProfile.minorDigits(ofCurrency: other.currency) ?? 2
+            html += "; bills in \(escape(other.currency)), not added: \(MoneyText.format(other.total, minorDigits: digits)) \(escape(other.currency))"
+        }
         html += ".</p>\n"
         return html
     }

@@ -1,3 +1,4 @@
+import FairFuelCore
 import FairFuelStore
 
 /// One trip as exports see it: a plain value, so that the CLI, the USB pull and tests build
@@ -9,7 +10,7 @@ public struct TripRow: Sendable, Equatable {
     public var driverName: String
     public var startUTCMs: Int64?
     public var endUTCMs: Int64?
-    /// departed, switched, manual, power_loss; nil: still open.
+    /// departed, switched, manual, power_loss, assigned (untracked driving given to a driver); nil: still open.
     public var endReason: String?
     public var distanceMeters: Double
     public var durationMs: Int64
@@ -21,6 +22,13 @@ public struct TripRow: Sendable, Equatable {
     public var fuelLiters: Double
     public var stoppedUTCMs: Int64?
     public var driverLeftUTCMs: Int64?
+    /// Untracked driving (`id` is its own, shown as `u<id>`): nobody tapped in, no positions.
+    public var untracked = false
+    /// Sessions: automatic resumptions (continuity rules); the session a new one continues after a park.
+    public var resumedCount = 0
+    public var continuedFrom: Int64?
+    /// Untracked driving: who may have driven it (names), for the family to confirm.
+    public var candidates: [String] = []
 
     public init(id: Int64, driverID: Int64?, driverName: String, startUTCMs: Int64?, endUTCMs: Int64?, endReason: String?,
                 distanceMeters: Double, durationMs: Int64, movingMs: Int64, idleMs: Int64, harshAccelerations: Int,
@@ -47,14 +55,48 @@ public struct TripRow: Sendable, Equatable {
     public init(_ session: StoredSession) {
         self.init(
             id: session.id.rawValue, driverID: session.driver?.rawValue, driverName: session.driverName,
-            startUTCMs: session.startUTCMs, endUTCMs: session.endUTCMs, endReason: session.endReason?.rawValue,
+            startUTCMs: session.startUTCMs, endUTCMs: session.endUTCMs,
+            endReason: session.assignedFromUntracked != nil ? "assigned" : session.endReason?.rawValue,
             distanceMeters: session.distanceMeters, durationMs: session.durationMs, movingMs: session.movingMs,
             idleMs: session.idleMs, harshAccelerations: session.harshAccelerations, harshBrakings: session.harshBrakings,
             maximumSpeedMetersPerSecond: session.maximumSpeedMetersPerSecond, fuelLiters: session.fuelLiters,
             stoppedUTCMs: session.stoppedUTCMs, driverLeftUTCMs: session.driverLeftUTCMs)
+        resumedCount = session.resumedCount
+        continuedFrom = session.continuedFrom?.rawValue
+    }
+
+    /// Untracked driving as a row: no driver, no end reason, no positions.
+    public init(_ driving: UntrackedDriving) {
+        self.init(
+            id: driving.id, driverID: nil, driverName: "", startUTCMs: driving.fromUTCMs, endUTCMs: driving.toUTCMs, endReason: nil,
+            distanceMeters: driving.distanceMeters, durationMs: max(0, driving.toUTCMs - driving.fromUTCMs), movingMs: 0, idleMs: 0,
+            harshAccelerations: 0, harshBrakings: 0, maximumSpeedMetersPerSecond: 0, fuelLiters: driving.fuelLiters)
+        untracked = true
     }
 
     public var harshEvents: Int { harshAccelerations + harshBrakings }
+
+    /// How the family names the trip: `42`, or `u7` for untracked driving.
+    public var reference: String { untracked ? "u\(id)" : String(id) }
+
+    /// Distance over the whole trip's time; nil without time.
+    public var averageSpeedMetersPerSecond: Double? {
+        durationMs > 0 ? distanceMeters / (Double(durationMs) / 1000) : nil
+    }
+
+    /// Sessions and untracked driving in one list, by start (sessions first at the same moment).
+    /// `names` gives untracked driving's candidates their drivers' names.
+    public static func merged(sessions: [StoredSession], untracked: [UntrackedDriving], names: (DriverID) -> String? = { _ in nil }) -> [TripRow] {
+        let rows = sessions.map(TripRow.init) + untracked.map { driving in
+            var row = TripRow(driving)
+            row.candidates = driving.candidates.map { names($0) ?? "driver \($0.rawValue)" }
+            return row
+        }
+        return rows.enumerated().sorted { a, b in
+            let x = a.element.startUTCMs ?? 0, y = b.element.startUTCMs ?? 0
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
+    }
 }
 
 /// One point of a trip's track.

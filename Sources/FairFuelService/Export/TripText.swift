@@ -6,7 +6,8 @@ public enum TripText {
     /// One trip as the `trips --json` object (field names and order are a contract).
     public static func json(_ trip: TripRow) -> String {
         var j = JSONLine()
-        j.add("id", trip.id)
+        // Untracked driving has its own ids: a string, `u7`, never mistaken for a session's number.
+        if trip.untracked { j.add("id", trip.reference) } else { j.add("id", trip.id) }
         j.add("driver", trip.driverID == nil ? nil : trip.driverName)
         j.add("start_utc", utc(trip.startUTCMs))
         j.add("end_utc", utc(trip.endUTCMs))
@@ -21,6 +22,19 @@ public enum TripText {
         j.add("moving_s", trip.movingMs / 1000)
         j.add("stopped_utc", utc(trip.stoppedUTCMs))
         j.add("driver_left_utc", utc(trip.driverLeftUTCMs))
+        j.add("average_speed_kmh", trip.averageSpeedMetersPerSecond.map { $0 * 3.6 }, decimals: 1)
+        // Continuity: a session taken up again without a tap, one continuing another after a
+        // park; untracked driving's candidates (names), for `fairfuel trips confirm`.
+        if trip.untracked {
+            j.addRaw("candidates", json: JSONLine.array(trip.candidates.map { name in
+                var quoted = ""
+                JSONLine.appendQuoted(name, to: &quoted)
+                return quoted
+            }))
+        } else {
+            j.add("resumed", trip.resumedCount)
+            j.add("continues", trip.continuedFrom)
+        }
         return j.string
     }
 
@@ -29,18 +43,19 @@ public enum TripText {
     /// The CSV header; the distance, speed and fuel columns name the vehicle's units.
     public static func csvHeader(_ units: DisplayUnits) -> String {
         let d = units.distanceUnit, v = units.system == .metric ? "l" : "gal", s = units.system == .metric ? "kmh" : "mph"
-        return "id,driver,start_utc,end_utc,end_reason,distance_\(d),duration_s,moving_s,idle_s,harsh_accel,harsh_brake,max_speed_\(s),fuel_\(v)"
+        return "id,driver,start_utc,end_utc,end_reason,distance_\(d),duration_s,moving_s,idle_s,harsh_accel,harsh_brake,max_speed_\(s),fuel_\(v),average_speed_\(s)"
     }
 
     /// One trip as a CSV row (RFC 4180 quoting), in the vehicle's units.
     public static func csvRow(_ trip: TripRow, units: DisplayUnits) -> String {
         let fields: [String] = [
-            String(trip.id), csvField(trip.driverID == nil ? "" : trip.driverName), utc(trip.startUTCMs) ?? "",
+            trip.reference, csvField(trip.driverID == nil ? "" : trip.driverName), utc(trip.startUTCMs) ?? "",
             utc(trip.endUTCMs) ?? "", trip.endReason ?? "",
             JSONLine.formatFixed(units.distance(meters: trip.distanceMeters), decimals: 3), String(trip.durationMs / 1000),
             String(trip.movingMs / 1000), String(trip.idleMs / 1000), String(trip.harshAccelerations), String(trip.harshBrakings),
             JSONLine.formatFixed(units.speed(metersPerSecond: trip.maximumSpeedMetersPerSecond), decimals: 1),
             JSONLine.formatFixed(units.volume(liters: trip.fuelLiters), decimals: 3),
+            trip.averageSpeedMetersPerSecond.map { JSONLine.formatFixed(units.speed(metersPerSecond: $0), decimals: 1) } ?? "",
         ]
         return fields.joined(separator: ",")
     }

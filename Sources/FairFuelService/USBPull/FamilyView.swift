@@ -1,11 +1,12 @@
 import FairFuelCore
 import FairFuelPull
+import FairFuelStore
 
 /// The pulls of several dongles combined into one line per driver: distance, fuel, and what
 /// each owes across all cars (per currency, since cars may keep their books in different ones).
 ///
 /// Drivers are the same person when their driver URI uuid matches, otherwise when their
-/// names match ignoring case.
+/// names match ignoring case. Cars are told apart by the vehicle's unique id.
 public struct FamilyView: Sendable, Equatable {
     public struct Driver: Sendable, Equatable {
         public var name: String
@@ -30,6 +31,10 @@ public struct FamilyView: Sendable, Equatable {
     public static func load(directories: [String]) throws(PullClientError) -> FamilyView {
         var view = FamilyView(cars: [], drivers: [])
         var index: [String: Int] = [:]
+        // Cars are told apart by the vehicle's unique id, never by name: the same car twice is refused
+        // (its trips would count twice), and two cars of one name are labelled with their ids.
+        var vehicles: [PulledRecords.Vehicle] = []
+        var seen: [String: String] = [:]
         for directory in directories {
             let state = directory + "/" + PullDownload.stateDirectoryName
             guard let vehicleText = try PullFiles.read(state + "/vehicle.tsv") else {
@@ -37,7 +42,18 @@ public struct FamilyView: Sendable, Equatable {
             }
             let vehicle = try PulledRecords.lines(vehicleText).first.map { f throws(PullClientError) in try PulledRecords.vehicle(f) }
                 ?? PulledRecords.Vehicle(name: directory, currency: "EUR", minorDigits: 2, units: "metric")
-            let car = vehicle.name
+            if let uid = vehicle.uid {
+                if let other = seen[uid] {
+                    throw .file("\(directory) and \(other) hold the same car (vehicle id \(uid), '\(vehicle.name)'); give each car once")
+                }
+                seen[uid] = directory
+            }
+            vehicles.append(vehicle)
+        }
+        for (directory, vehicle) in zip(directories, vehicles) {
+            let state = directory + "/" + PullDownload.stateDirectoryName
+            let namesake = vehicles.filter { $0.name.lowercased() == vehicle.name.lowercased() }.count > 1
+            let car = namesake ? "\(vehicle.name) (\(vehicle.uid.map { String($0.prefix(8)) } ?? directory))" : vehicle.name
             view.cars.append(car)
             var uuidOf: [Int64: String] = [:]
             for f in PulledRecords.lines(try PullFiles.read(state + "/drivers.tsv")) where f.count >= 3 {
@@ -72,12 +88,15 @@ public struct FamilyView: Sendable, Equatable {
             }
             for f in PulledRecords.lines(try PullFiles.read(state + "/splits.tsv")) {
                 let share = try PulledRecords.share(f)
-                let i = slot(share.driverName, share.driverID)
+                let i = slot(share.beforeTracking ? "(before tracking)" : share.driverName, share.beforeTracking ? nil : share.driverID)
                 noteCar(i)
-                if let k = view.drivers[i].owes.firstIndex(where: { $0.currency == vehicle.currency }) {
+                // A bill keeps its own currency; a pull from an older dongle has the car's.
+                let currency = share.currency ?? vehicle.currency
+                let digits = share.currency.flatMap(VehicleProfile.minorDigits(ofCurrency:)) ?? vehicle.minorDigits
+                if let k = view.drivers[i].owes.firstIndex(where: { $0.currency == currency }) {
                     view.drivers[i].owes[k].amount += share.shareMinor
                 } else {
-                    view.drivers[i].owes.append((vehicle.currency, vehicle.minorDigits, share.shareMinor))
+                    view.drivers[i].owes.append((currency, digits, share.shareMinor))
                 }
             }
         }

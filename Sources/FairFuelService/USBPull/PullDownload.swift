@@ -1,6 +1,10 @@
 import FairFuelCore
 import FairFuelPull
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A whole pull into a directory: pairing, then the vehicle, drivers, splits and summary
 /// (small, fetched whole each time), then each new trip with its track.
 ///
@@ -18,6 +22,10 @@ public struct PullDownload {
         public var tripsPulled: Int
         public var tripsInDirectory: Int
         public var noiseFrames: Int
+        /// Trips pulled before and deleted on the dongle since (`fairfuel trips delete`): dropped here too.
+        public var tripsRemoved = 0
+        /// Trips pulled before whose record changed on the dongle (`fairfuel trips assign`).
+        public var tripsUpdated = 0
     }
 
     public let directory: String
@@ -50,19 +58,25 @@ public struct PullDownload {
         let journalPath = stateDirectory + "/trips.tsv"
         var journal = try Self.journal(journalPath)
         let total = PulledRecords.lines(summary).reduce(0) { $0 + (Int($1.count > 2 ? $1[2] : "") ?? 0) }
-        var cursor = journal.keys.max() ?? 0
+        // Every trip is listed again (records are small; tracks are fetched only for new ones), so that a
+        // trip deleted or given to another driver on the dongle since the last pull is so here too.
+        var cursor: Int64 = 0
+        var listed: [Int64: [String]] = [:]
+        var journalFields = try Self.journalFields(journalPath)
         var pulled = 0
         progress(Progress(tripsDone: journal.count, tripsTotal: max(total, journal.count), currentTrip: nil))
         while true {
             let page = try client.page(PullRequest(requestID: 0, kind: .trips, cursor: cursor, sinceUTCMs: sinceUTCMs, limit: 16))
             for fields in PullRecordLine.decode(page.text) {
                 let trip = try PulledRecords.trip(fields)
+                listed[trip.id] = fields
                 if journal[trip.id] == nil {
                     progress(Progress(tripsDone: journal.count, tripsTotal: max(total, journal.count + 1), currentTrip: trip.id))
                     let points = try track(client, trip: trip.id)
                     try PullFiles.replace(gpxPath(trip.id), with: GPXWriter.document(name: "Trip \(trip.id)", trip: trip, points: points))
                     try PullFiles.appendDurably(journalPath, PullRecordLine.encode(fields))
                     journal[trip.id] = trip
+                    journalFields[trip.id] = fields
                     pulled += 1
                     progress(Progress(tripsDone: journal.count, tripsTotal: max(total, journal.count), currentTrip: nil))
                 }
@@ -71,9 +85,35 @@ public struct PullDownload {
             guard page.more, page.records > 0 else { break }
             cursor = max(cursor, page.nextCursor)
         }
+        var removed = 0
+        var updated = 0
+        for (id, trip) in journal {
+            if let now = listed[id] {
+                if now != journalFields[id] {
+                    let trip = try PulledRecords.trip(now)
+                    // The GPX names the driver: written again with the corrected record.
+                    let points = try track(client, trip: id)
+                    try PullFiles.replace(gpxPath(id), with: GPXWriter.document(name: "Trip \(id)", trip: trip, points: points))
+                    journal[id] = trip
+                    journalFields[id] = now
+                    updated += 1
+                }
+            } else if sinceUTCMs.map({ (trip.startUTCMs ?? .min) >= $0 }) ?? true {
+                // Not listed though the listing covered it: deleted on the dongle.
+                journal[id] = nil
+                journalFields[id] = nil
+                unlink(gpxPath(id))
+                removed += 1
+            }
+        }
+        if removed + updated > 0 {
+            let lines = journalFields.keys.sorted().compactMap { journalFields[$0].map(PullRecordLine.encode) }
+            try PullFiles.replace(journalPath, with: lines.joined())
+        }
         client.bye()
         try writeOutputs(trips: journal.values.sorted { $0.id < $1.id }, vehicle: vehicle, splits: splits, summary: summary)
-        return Report(tripsPulled: pulled, tripsInDirectory: journal.count, noiseFrames: client.noiseCount)
+        return Report(
+            tripsPulled: pulled, tripsInDirectory: journal.count, noiseFrames: client.noiseCount, tripsRemoved: removed, tripsUpdated: updated)
     }
 
     func gpxPath(_ trip: Int64) -> String { directory + "/tracks/trip-\(trip).gpx" }
@@ -103,6 +143,15 @@ public struct PullDownload {
         return points
     }
 
+    /// The journal's lines by trip id, as the dongle sent them (the last of a repeated line wins).
+    static func journalFields(_ path: String) throws(PullClientError) -> [Int64: [String]] {
+        var lines: [Int64: [String]] = [:]
+        for fields in PulledRecords.lines(try PullFiles.read(path)) {
+            if let id = fields.first.flatMap({ Int64($0) }) { lines[id] = fields }
+        }
+        return lines
+    }
+
     /// The journal's trips by id (a line repeated by a crash between append and sync counts once).
     static func journal(_ path: String) throws(PullClientError) -> [Int64: TripRow] {
         var trips: [Int64: TripRow] = [:]
@@ -121,12 +170,12 @@ public struct PullDownload {
 
         var shares: [PulledRecords.Share] = []
         for fields in PulledRecords.lines(splits) { shares.append(try PulledRecords.share(fields)) }
-        var csv = "refuel_id,at_utc,liters,bill_minor,full_tank,driver,share_liters,share_minor,currency\r\n"
+        var csv = "refuel_id,at_utc,liters,bill_minor,full_tank,driver,share_liters,share_minor,currency,before_tracking\r\n"
         var json: [String] = []
         for s in shares {
             csv += [String(s.refuelID), TripText.utc(s.atUTCMs) ?? "", JSONLine.formatFixed(s.liters, decimals: 3), String(s.costMinor),
                     s.fullTank ? "1" : "0", TripText.csvField(s.driverName), JSONLine.formatFixed(s.shareLiters, decimals: 3),
-                    String(s.shareMinor), units.currency].joined(separator: ",") + "\r\n"
+                    String(s.shareMinor), s.currency ?? units.currency, s.beforeTracking ? "1" : "0"].joined(separator: ",") + "\r\n"
             var j = JSONLine()
             j.add("refuel_id", s.refuelID)
             j.add("at_utc", TripText.utc(s.atUTCMs))
@@ -136,7 +185,8 @@ public struct PullDownload {
             j.add("driver", s.driverName.isEmpty ? nil : s.driverName)
             j.add("share_liters", s.shareLiters, decimals: 3)
             j.add("share_minor", s.shareMinor)
-            j.add("currency", units.currency)
+            j.add("currency", s.currency ?? units.currency)
+            j.add("before_tracking", s.beforeTracking)
             json.append(j.string)
         }
         try PullFiles.replace(directory + "/splits.csv", with: csv)

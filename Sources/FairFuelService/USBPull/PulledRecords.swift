@@ -21,7 +21,8 @@ enum PulledRecords {
         return TrackPoint(utcMs: t, latitude: lat, longitude: lon, speedMetersPerSecond: speed)
     }
 
-    /// A refuel share: refuel id, time, litres, bill, full, driver id, driver name, share litres, share cost.
+    /// A refuel share: refuel id, time, litres, bill, full, driver id, driver name, share litres, share cost,
+    /// then (from newer dongles) the bill's currency and whether it is the baseline's before-tracking share.
     struct Share: Equatable {
         var refuelID: Int64
         var atUTCMs: Int64
@@ -32,6 +33,8 @@ enum PulledRecords {
         var driverName: String
         var shareLiters: Double
         var shareMinor: Int64
+        var currency: String? = nil
+        var beforeTracking = false
     }
 
     static func share(_ f: [String]) throws(PullClientError) -> Share {
@@ -39,20 +42,22 @@ enum PulledRecords {
               let shareLiters = Double(f[7]), let shareMinor = Int64(f[8])
         else { throw .badRecord(kind: "split", line: f.joined(separator: " ")) }
         return Share(refuelID: id, atUTCMs: at, liters: liters, costMinor: cost, fullTank: f[4] == "1", driverID: Int64(f[5]),
-                     driverName: f[6], shareLiters: shareLiters, shareMinor: shareMinor)
+                     driverName: f[6], shareLiters: shareLiters, shareMinor: shareMinor,
+                     currency: f.count >= 10 && !f[9].isEmpty ? f[9] : nil, beforeTracking: f.count >= 11 && f[10] == "1")
     }
 
-    /// The vehicle line: name, currency, minor digits, units, fuel type.
+    /// The vehicle line: name, currency, minor digits, units, fuel type, unique id (from newer dongles).
     struct Vehicle: Equatable {
         var name: String
         var currency: String
         var minorDigits: Int
         var units: String
+        var uid: String? = nil
     }
 
     static func vehicle(_ f: [String]) throws(PullClientError) -> Vehicle {
         guard f.count >= 4, let digits = Int(f[2]) else { throw .badRecord(kind: "vehicle", line: f.joined(separator: " ")) }
-        return Vehicle(name: f[0], currency: f[1], minorDigits: digits, units: f[3])
+        return Vehicle(name: f[0], currency: f[1], minorDigits: digits, units: f[3], uid: f.count >= 6 && !f[5].isEmpty ? f[5].lowercased() : nil)
     }
 
     /// Lines of a raw file kept in the pull's state directory.

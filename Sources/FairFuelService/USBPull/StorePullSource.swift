@@ -35,7 +35,8 @@ public struct StorePullSource: PullDataSource {
         case .vehicle:
             let v = try store.vehicle()
             if request.cursor == 0 {
-                _ = add([v.name, v.currency, String(v.currencyMinorDigits), v.units, v.fuelType], cursor: 1)
+                // The unique id last: an older laptop reads the first five fields only.
+                _ = add([v.name, v.currency, String(v.currencyMinorDigits), v.units, v.fuelType, try store.vehicleUID() ?? ""], cursor: 1)
             }
         case .drivers:
             for d in try store.drivers() where d.id.rawValue > request.cursor {
@@ -76,6 +77,8 @@ public struct StorePullSource: PullDataSource {
                         String(split.id), String(split.refuel.atUTCMs), JSONLine.formatFixed(split.refuel.liters, decimals: 3),
                         String(split.refuel.cost.value), split.refuel.fullTank ? "1" : "0", share.driver.map { String($0.rawValue) } ?? "",
                         share.driverName ?? "", JSONLine.formatFixed(share.fuelLiters, decimals: 3), String(share.cost.value),
+                        // The bill's own currency, and whether the share is the baseline's (older laptops read nine fields).
+                        split.refuel.currency ?? "", share.beforeTracking ? "1" : "0",
                     ]).utf8)
                 }
                 records += 1

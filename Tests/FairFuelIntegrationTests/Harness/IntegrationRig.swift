@@ -111,7 +111,7 @@ final class IntegrationRig: @unchecked Sendable {
 
     /// `fairfuel status` as JSON; nil while the service is not answering.
     func status() -> ServiceStatus? {
-        guard let result = try? cli(["status", "--control", controlPath]), result.exitCode == 0,
+        guard let result = try? cli(["status", "--json", "--control", controlPath]), result.exitCode == 0,
               let object = try? JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
         else { return nil }
         return ServiceStatus(json: object)
@@ -123,13 +123,14 @@ final class IntegrationRig: @unchecked Sendable {
         return result.standardOutput
     }
 
-    /// `fairfuel trips --json`.
+    /// `fairfuel trips --json`, sessions only.
     func trips() throws -> [TripRow] {
         let result = try cli(["trips", "--json", "--db", databasePath])
         guard result.exitCode == 0, let rows = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]] else {
             throw Failure(description: "trips: \(result.standardError)")
         }
-        return rows.map(TripRow.init)
+        // Sessions only: untracked driving has its own `u` ids (strings) and is not a trip of a driver.
+        return rows.filter { $0["id"] is Int }.map(TripRow.init)
     }
 
     /// `fairfuel store check`: nil when the store is ok, else what it said.

@@ -55,7 +55,8 @@ import TestSupport
         let bills = splits.reduce(Int64(0)) { $0 + $1.refuel.cost.value }
         #expect(bills > 0)
         #expect(summary.billsTotal.value == bills)
-        #expect(summary.drivers.reduce(Int64(0)) { $0 + $1.cost.value } + summary.untrackedCost.value == bills)
+        #expect(summary.drivers.reduce(Int64(0)) { $0 + $1.cost.value } + summary.untrackedCost.value + summary.beforeTrackingCost.value == bills)
+        #expect(summary.beforeTrackingCost == splits[0].refuel.cost)  // the first full fill-up is the baseline
         #expect(abs(summary.drivers.reduce(0) { $0 + $1.distanceMeters } - trips.reduce(0) { $0 + $1.distanceMeters }) < 1e-6)
         for driver in summary.drivers where driver.distanceMeters >= EcoScore.minimumMeters {
             let score = try #require(driver.ecoScore, "\(driver.driverName)")

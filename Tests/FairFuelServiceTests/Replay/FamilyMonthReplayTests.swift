@@ -101,9 +101,14 @@ struct FamilyMonthReplayTests {
             split.shares.reduce(into: [:]) { $0[Party($1.driver), default: 0] += $1.cost.value }
         }
         let fair = CostShares.truth(truth)
-        let fairFuel = CostShares.misallocation(assigned, truth: fair)
-        let distanceOnly = CostShares.misallocation(CostShares.distanceOnly(truth), truth: fair)
-        let modelOnly = CostShares.misallocation(CostShares.modelOnly(truth), truth: fair)
+        // The first full fill-up is the baseline (its tank was burnt before tracking began): not
+        // split, one "before tracking" share. The bills after it are what is compared with the truth.
+        let baseline = (truth.refuels.firstIndex { $0.fullTank } ?? -1) + 1
+        #expect(splits.prefix(baseline).allSatisfy { $0.shares.map(\.beforeTracking) == [true] })
+        func split(_ splits: [CostShares.Split]) -> [CostShares.Split] { Array(splits.dropFirst(baseline)) }
+        let fairFuel = CostShares.misallocation(split(assigned), truth: split(fair))
+        let distanceOnly = CostShares.misallocation(split(CostShares.distanceOnly(truth)), truth: split(fair))
+        let modelOnly = CostShares.misallocation(split(CostShares.modelOnly(truth)), truth: split(fair))
         var perRefuel = ""
         for (index, split) in splits.enumerated() {
             let period = truth.periods[index]

@@ -147,6 +147,15 @@ import TestSupport
         #expect(json["session_state"] as? String == "ACTIVE")
         #expect(json["driver"] as? String == "Alice")
         #expect(((json["frames"] as? [String: Any])?["frames"] as? Int ?? 0) >= 4)
+        // `fairfuel status` (text) shows every field of `status --json`, with its value.
+        let text = try #require(StatusText.text(status))
+        for (key, value) in json {
+            let line = text.split(separator: "\n").first { $0.hasPrefix(key + " ") }
+            #expect(line != nil, "status text lacks \(key)")
+            if let scalar = value as? String { #expect(line?.hasSuffix(" " + scalar) == true, "\(key): \(line ?? "")") }
+        }
+        #expect(text.contains("driver                Alice"))
+        #expect(StatusText.text("{\"link\":") == nil)
         #expect(ControlSocketClient.ask(path: harness.controlPath, request: "bogus")?.hasPrefix("error: unknown request") == true)
 
         let ended = try #require(ControlSocketClient.ask(path: harness.controlPath, request: "session end"))

@@ -54,6 +54,47 @@ import Testing
         #expect(view.json.contains("\"driver_uuid\":\"\(uuid)\""))
     }
 
+    /// Two cars called "Golf" stay two cars; the same car pulled into two directories is refused.
+    @Test func carsAreJoinedByTheirUniqueIDNotTheirName() throws {
+        let trips = [Self.trip(1, driverID: "1", name: "Alice", meters: 10_000, liters: 0.7)]
+        let first = try Self.pull(vehicle: "Golf\tEUR\t2\tmetric\tpetrol\t11111111-aaaa-4aaa-8aaa-aaaaaaaaaaaa",
+                                  drivers: ["1\tAlice\t"], trips: trips, splits: [])
+        let second = try Self.pull(vehicle: "Golf\tEUR\t2\tmetric\tpetrol\t22222222-bbbb-4bbb-8bbb-bbbbbbbbbbbb",
+                                   drivers: ["1\tAlice\t"], trips: trips, splits: [])
+        let view = try FamilyView.load(directories: [first, second])
+        #expect(view.cars == ["Golf (11111111)", "Golf (22222222)"])
+        #expect(view.drivers.map(\.cars) == [["Golf (11111111)", "Golf (22222222)"]])
+        #expect(view.drivers.map(\.trips) == [2])
+        // Renamed since the first pull, pulled again elsewhere: the same car, not a second one.
+        let renamed = try Self.pull(vehicle: "Family Golf\tEUR\t2\tmetric\tpetrol\t11111111-AAAA-4aaa-8aaa-aaaaaaaaaaaa",
+                                    drivers: ["1\tAlice\t"], trips: trips, splits: [])
+        do {
+            _ = try FamilyView.load(directories: [first, renamed])
+            Issue.record("the same car twice was accepted")
+        } catch {
+            #expect("\(error)".contains("hold the same car (vehicle id 11111111-aaaa-4aaa-8aaa-aaaaaaaaaaaa"))
+        }
+        // A pull from an older dongle (no id) still loads.
+        let old = try Self.pull(vehicle: "Golf\tEUR\t2\tmetric\tpetrol", drivers: ["1\tAlice\t"], trips: trips, splits: [])
+        #expect(try FamilyView.load(directories: [first, old]).cars.count == 2)
+    }
+
+    /// Each bill keeps its currency through the pull; the baseline's share is no driver's and not untracked driving.
+    @Test func sharesKeepTheirBillsCurrencyAndTheBaselineStandsApart() throws {
+        let golf = try Self.pull(
+            vehicle: "Golf\tUSD\t2\tmetric\tpetrol\t11111111-aaaa-4aaa-8aaa-aaaaaaaaaaaa",
+            drivers: ["1\tAlice\t"], trips: [Self.trip(1, driverID: "1", name: "Alice", meters: 10_000, liters: 0.7)],
+            splits: ["1\t1763630000000\t40\t7250\t1\t\t\t26\t7250\tEUR\t1",
+                     "2\t1763640000000\t10\t2000\t1\t1\tAlice\t9\t1800\tEUR\t0",
+                     "2\t1763640000000\t10\t2000\t1\t\t\t1\t200\tEUR\t0",
+                     "3\t1763650000000\t10\t2100\t1\t1\tAlice\t10\t2100\tUSD\t0"])
+        let view = try FamilyView.load(directories: [golf])
+        let alice = try #require(view.drivers.first { $0.name == "Alice" })
+        #expect(alice.owes.map { "\($0.currency) \($0.amount)" } == ["EUR 1800", "USD 2100"])
+        #expect(view.drivers.first { $0.name == "(before tracking)" }?.owes.map(\.amount) == [7250])
+        #expect(view.drivers.first { $0.name == "(untracked)" }?.owes.map(\.amount) == [200])
+    }
+
     @Test func aDirectoryWithoutAPullIsAClearError() {
         #expect(throws: (any Error).self) { try FamilyView.load(directories: [NSTemporaryDirectory() + "no-such-pull"]) }
         do {

@@ -1,0 +1,128 @@
+/// The service's status JSON as lines a person reads: one `name  value` line per field, a nested
+/// object on one line, an array of objects one item a line. Derived from the JSON, so `status`
+/// shows exactly what `status --json` has.
+public enum StatusText {
+    public indirect enum Value {
+        case scalar(String)
+        case object([(String, Value)])
+        case array([Value])
+    }
+
+    /// The text, or nil when `json` is not an object this reader understands (then print it as is).
+    public static func text(_ json: String) -> String? {
+        var reader = Reader(bytes: Array(json.utf8))
+        guard case let .object(fields)? = reader.value(), reader.atEnd else { return nil }
+        var text = ""
+        for (name, value) in fields {
+            switch value {
+            case let .array(items):
+                text += pad(name, 22) + (items.isEmpty ? "none" : "\(items.count)") + "\n"
+                for item in items { text += "    " + inline(item) + "\n" }
+            default:
+                text += pad(name, 22) + inline(value) + "\n"
+            }
+        }
+        return text
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    static func inline(_ value: Value) -> String {
+        switch value {
+        case let .scalar(text): text
+        case let .object(fields): fields.map { "\($0.0) \(inline($0.1))" }.joined(separator: ", ")
+        case let .array(items): items.map(inline).joined(separator: "; ")
+        }
+    }
+
+    /// A strict reader of the JSON `JSONLine` writes: objects, arrays, strings, numbers, true, false, null.
+    struct Reader {
+        var bytes: [UInt8]
+        var index = 0
+
+        var atEnd: Bool {
+            mutating get {
+                skipSpace()
+                return index == bytes.count
+            }
+        }
+
+        mutating func skipSpace() {
+            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        }
+
+        mutating func value() -> Value? {
+            skipSpace()
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                index += 1
+                var fields: [(String, Value)] = []
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
+                while true {
+                    skipSpace()
+                    guard let name = string() else { return nil }
+                    skipSpace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+                    index += 1
+                    guard let value = value() else { return nil }
+                    fields.append((name, value))
+                    skipSpace()
+                    guard index < bytes.count else { return nil }
+                    index += 1
+                    if bytes[index - 1] == UInt8(ascii: "}") { return .object(fields) }
+                    guard bytes[index - 1] == UInt8(ascii: ",") else { return nil }
+                }
+            case UInt8(ascii: "["):
+                index += 1
+                var items: [Value] = []
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+                while true {
+                    guard let item = value() else { return nil }
+                    items.append(item)
+                    skipSpace()
+                    guard index < bytes.count else { return nil }
+                    index += 1
+                    if bytes[index - 1] == UInt8(ascii: "]") { return .array(items) }
+                    guard bytes[index - 1] == UInt8(ascii: ",") else { return nil }
+                }
+            case UInt8(ascii: "\""):
+                return string().map { .scalar($0) }
+            default:
+                let start = index
+                while index < bytes.count, !",}] \n\r\t".utf8.contains(bytes[index]) { index += 1 }
+                guard index > start else { return nil }
+                let word = String(decoding: bytes[start..<index], as: UTF8.self)
+                return .scalar(word == "null" ? "-" : word)
+            }
+        }
+
+        /// A string, with the escapes JSON allows (a \u escape is kept as written).
+        mutating func string() -> String? {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            index += 1
+            var out: [UInt8] = []
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                if byte == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
+                guard byte == UInt8(ascii: "\\") else { out.append(byte); continue }
+                guard index < bytes.count else { return nil }
+                let escaped = bytes[index]
+                index += 1
+                switch escaped {
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "u"): out += Array("\\u".utf8)
+                default: out.append(escaped)
+                }
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `trips assign|delete`, `refuel edit|settle`, `vehicle set --untracked --from` and two currencies,
+/// end to end through the real executable and a real store: after every step each bill's shares
+/// sum to it to the cent, and bad input changes nothing.
+@Suite(.serialized) struct FamilyBookCommandTests {
+    static func run(_ arguments: [String]) throws -> CommandResult { try FairFuelExecutable.run(arguments) }
+
+    static func json(_ arguments: [String], db: String) throws -> Any {
+        let result = try run(arguments + ["--db", db])
+        #expect(result.exitCode == 0, "\(arguments): \(result.standardError)")
+        return try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+    }
+
+    /// Alice, Bob and Cara; the sample replayed twice (trip 1 closed by the second run's start, trip 2
+    /// open), each with its moment of untracked driving; the baseline fill, a bill after the trips, one in December.
+    static func store() throws -> String {
+        let db = StoreCommandTests.temporaryDB()
+        let setup: [[String]] = [
+            ["provision", "driver", "add", "Alice", "--tag", "fairfuel://driver/3F2A1B4C-5D6E-4F70-8192-A3B4C5D6E7F8",
+             "--beacon", "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:0:0"],
+            ["provision", "driver", "add", "Bob", "--tag", "04a22b7a"],
+            ["provision", "driver", "add", "Cara"],
+            ["replay", PackagePaths.root + "/samples/drive-20s.ffcap"],
+            ["replay", PackagePaths.root + "/samples/drive-20s.ffcap"],
+            ["refuel", "--at", "2026-11-20T07:00:00Z", "--liters", "42", "--cost", "75.60", "--odometer-km", "12000"],
+            ["refuel", "--at", "2026-11-20T09:00:00Z", "--liters", "1.5", "--cost", "2.71", "--odometer-km", "12001"],
+            ["refuel", "--at", "2026-12-02T17:00:00Z", "--liters", "30", "--cost", "54.00", "--partial"],
+        ]
+        for arguments in setup {
+            let result = try run(arguments + ["--db", db])
+            #expect(result.exitCode == 0, "\(arguments): \(result.standardError)")
+        }
+        return db
+    }
+
+    /// Every bill's shares sum to its cost.
+    static func expectBillsAddUp(_ db: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let splits = try json(["split", "--json"], db: db) as! [[String: Any]]
+        for split in splits {
+            let shares = split["shares"] as! [[String: Any]]
+            #expect(shares.reduce(0) { $0 + ($1["cost_cents"] as! Int) } == split["cost_cents"] as! Int,
+                    "bill \(split["id"]!) does not add up", sourceLocation: sourceLocation)
+        }
+    }
+
+    static func trips(_ db: String, _ extra: [String] = []) throws -> [[String: Any]] {
+        try json(["trips", "--json"] + extra, db: db) as! [[String: Any]]
+    }
+
+    @Test func untrackedDrivingIsListedAssignedAndTripsDeleted() throws {
+        let db = try Self.store()
+        let untracked = try Self.trips(db, ["--untracked"])
+        #expect(untracked.count == 2)
+        #expect(untracked.allSatisfy { ($0["id"] as? String)?.hasPrefix("u") == true && $0["driver"] is NSNull && $0["end_reason"] is NSNull })
+        let table = try Self.run(["trips", "--db", db]).standardOutput
+        #expect(table.contains("(untracked)") && table.contains("avg km/h"))
+        let first = untracked[0]["id"] as! String
+
+        // Untracked driving to Cara, as JSON: the bill it fell in moves, before and after.
+        let assign = try Self.json(["trips", "assign", first, "cara", "--json"], db: db) as! [String: Any]
+        let assigned = (assign["trips"] as! [[String: Any]])[0]
+        #expect(assigned["trip"] as? String == first)
+        #expect(assigned["driver"] as? String == "Cara")
+        let session = try #require(assigned["session"] as? Int)
+        let bills = assign["bills"] as! [[String: Any]]
+        #expect(bills.map { $0["refuel_id"] as! Int } == [2])
+        let shares = bills[0]["shares"] as! [[String: Any]]
+        #expect(shares.contains { $0["driver"] as? String == "Cara" && $0["before_cents"] is NSNull && ($0["after_cents"] as? Int ?? 0) >= 0 })
+        #expect(shares.reduce(0) { $0 + ($1["after_cents"] as? Int ?? 0) } == 271)
+        #expect(shares.reduce(0) { $0 + ($1["before_cents"] as? Int ?? 0) } == 271)
+        #expect(try Self.trips(db).contains { $0["id"] as? Int == session && $0["end_reason"] as? String == "assigned" })
+        try Self.expectBillsAddUp(db)
+
+        // Alice's closed trip was Bob's; the rest of the untracked driving is his too, as a range.
+        let move = try Self.run(["trips", "assign", "1", "BOB", "--db", db])
+        #expect(move.exitCode == 0, "\(move.standardError)")
+        #expect(move.standardOutput.contains("trip 1: Alice -> Bob"))
+        #expect(move.standardOutput.contains("bill 2 of 2026-11-20 09:00, 2.71 EUR re-split:"))
+        #expect(move.standardOutput.contains("->"))
+        try Self.expectBillsAddUp(db)
+        let references = try Self.trips(db).map { "\($0["id"]!)" }
+        let last = try #require(Self.trips(db, ["--untracked"]).first?["id"] as? String)
+        let range = "\(references[0])-\(last)"
+        let ranged = try Self.run(["trips", "assign", range, "Bob", "--db", db])
+        #expect(ranged.exitCode == 0, "\(range): \(ranged.standardError)")
+        #expect(try Self.trips(db, ["--untracked"]).isEmpty)
+        try Self.expectBillsAddUp(db)
+
+        // Deleting trip 1: gone with its track, its fuel kept as untracked driving, and said so.
+        let delete = try Self.run(["trips", "delete", "1", "--db", db])
+        #expect(delete.exitCode == 0, "\(delete.standardError)")
+        #expect(delete.standardOutput.contains("deleted with its track; its fuel stays in the books as untracked driving u"))
+        #expect(try !Self.trips(db).contains { $0["id"] as? Int == 1 })
+        #expect(try Self.trips(db, ["--untracked"]).count == 1)
+        #expect(try Self.run(["export", "1", "--gpx", "--db", db]).exitCode != 0)
+        try Self.expectBillsAddUp(db)
+        let deleteJSON = try Self.json(["trips", "delete", "\(session)", "--json"], db: db) as! [String: Any]
+        #expect(deleteJSON["deleted"] as? String == "\(session)")
+        #expect((deleteJSON["untracked"] as? [String])?.count == 1)
+        try Self.expectBillsAddUp(db)
+    }
+
+    @Test func badCorrectionsFailClearlyAndChangeNothing() throws {
+        let db = try Self.store()
+        #expect(try Self.run(["provision", "driver", "remove", "Cara", "--db", db]).exitCode == 0)
+        let untracked = try #require(Self.trips(db, ["--untracked"]).first?["id"] as? String)
+        let cases: [([String], String)] = [
+            (["trips", "assign", "99", "Bob"], "no trip 99"),
+            (["trips", "assign", "u99", "Bob"], "no trip u99"),
+            (["trips", "assign", "1", "Zed"], "no driver named 'Zed'"),
+            (["trips", "assign", "1", "Cara"], "Cara was removed"),
+            (["trips", "assign", "2", "Bob"], "still being driven"),
+            (["trips", "assign", "x1", "Bob"], "'x1' is not a trip"),
+            (["trips", "assign", "2-1", "Bob"], "runs backwards"),
+            (["trips", "assign", "1,,2", "Bob"], "is not a trip"),
+            (["trips", "delete", untracked], "stays in the books"),
+            (["trips", "delete", "2"], "still being driven"),
+            (["trips", "delete", "abc"], "'abc' is not a trip id"),
+            (["refuel", "edit", "2", "--cost", "abc"], "--cost"),
+            (["refuel", "edit", "2", "--liters", "0"], "must be more than 0"),
+            (["refuel", "edit", "2", "--liters", "99"], "is more than the 55.0 L tank"),
+            (["refuel", "edit", "9", "--liters", "3"], "no refuel with id 9"),
+            (["refuel", "edit", "2"], "nothing to change"),
+            (["refuel", "edit", "2", "--full", "--partial"], "exclusive"),
+            (["refuel", "edit", "2", "--odometer-km", "11000"], "the odometer goes backwards"),
+            (["refuel", "settle"], "say which bills"),
+            (["refuel", "settle", "9"], "no refuel with id 9"),
+            (["refuel", "settle", "--month", "2025-01"], "no refuel in 2025-01"),
+            (["vehicle", "set", "--from", "2026-11-01"], "--from goes with --untracked"),
+            (["vehicle", "set", "--untracked", "pro_rata", "--from", "soon"], "--from"),
+        ]
+        let books = try Self.run(["split", "--json", "--db", db]).standardOutput
+        let trips = try Self.run(["trips", "--json", "--db", db]).standardOutput
+        let log = try Self.run(["refuel", "list", "--json", "--db", db]).standardOutput
+        for (arguments, message) in cases {
+            let result = try Self.run(arguments + ["--db", db])
+            #expect(result.exitCode != 0, "\(arguments) should fail")
+            #expect(result.standardError.contains(message), "\(arguments): \(result.standardError)")
+        }
+        #expect(try Self.run(["split", "--json", "--db", db]).standardOutput == books)
+        #expect(try Self.run(["trips", "--json", "--db", db]).standardOutput == trips)
+        #expect(try Self.run(["refuel", "list", "--json", "--db", db]).standardOutput == log)
+    }
+
+    @Test func settledBillsAndPoliciesAndCorrections() throws {
+        let db = try Self.store()
+        let settle = try Self.run(["refuel", "settle", "--month", "2026-11", "--db", db])
+        #expect(settle.exitCode == 0, "\(settle.standardError)")
+        #expect(settle.standardOutput.contains("settled: refuel(s) 1, 2; they never change again"))
+        let settledBooks = try Self.run(["split", "--json", "--db", db]).standardOutput
+        #expect(settledBooks.contains("\"settled_utc\":\"20"))
+
+        // Trip 1 lies in bill 2: moving it asks for --force, and changes nothing.
+        let refused = try Self.run(["trips", "assign", "1", "Bob", "--db", db])
+        #expect(refused.exitCode != 0)
+        #expect(refused.standardError.contains("settled bill(s) 2") && refused.standardError.contains("--force"))
+        #expect(try Self.run(["refuel", "edit", "2", "--liters", "2", "--db", db]).standardError.contains("settled"))
+        let forced = try Self.run(["trips", "assign", "1", "Bob", "--force", "--db", db])
+        #expect(forced.exitCode == 0, "\(forced.standardError)")
+        #expect(forced.standardOutput.contains("settled, kept as it was (--force)"))
+        #expect(try Self.run(["split", "--json", "--db", db]).standardOutput == settledBooks)
+
+        // The policy from a date: settled bills are left out and said so; the December bill moves to pro rata.
+        let policy = try Self.run(["vehicle", "set", "--untracked", "pro_rata", "--from", "2026-11-01", "--db", db])
+        #expect(policy.exitCode == 0, "\(policy.standardError)")
+        #expect(policy.standardOutput.contains("untracked driving: pro_rata for 1 bill(s) and those to come"))
+        #expect(policy.standardOutput.contains("settled bills left as they are: 1, 2"))
+        let log = try Self.json(["refuel", "list", "--json"], db: db) as! [[String: Any]]
+        #expect(log.map { $0["untracked_policy"] as? String } == ["owner", "owner", "pro_rata"])
+
+        // A correction of an open bill: re-split, before and after printed.
+        let edit = try Self.run(["refuel", "edit", "3", "--cost", "55.10", "--full", "--db", db])
+        #expect(edit.exitCode == 0, "\(edit.standardError)")
+        #expect(edit.standardOutput.contains("bill 3 of 2026-12-02 17:00, 55.10 EUR re-split:"))
+        #expect(edit.standardOutput.contains("54.00") && edit.standardOutput.contains("55.10"))
+        try Self.expectBillsAddUp(db)
+    }
+
+    @Test func aRefuelEnteredLateSaysWhichBillsItMoved() throws {
+        let db = try Self.store()
+        let add = try Self.run(["refuel", "--at", "2026-11-20T08:00:10Z", "--liters", "1", "--cost", "1.80", "--db", db])
+        #expect(add.exitCode == 0, "\(add.standardError)")
+        #expect(add.standardOutput.contains("other bills re-split:\nbill 2 of 2026-11-20 09:00, 2.71 EUR re-split:"), "\(add.standardOutput)")
+        try Self.expectBillsAddUp(db)
+        let atTheEnd = try Self.run(["refuel", "--at", "2026-12-20T08:00:00Z", "--liters", "1", "--cost", "1.80", "--db", db])
+        #expect(!atTheEnd.standardOutput.contains("other bills"), "\(atTheEnd.standardOutput)")
+    }
+
+    @Test func billsKeepTheirCurrencyAndTotalsNeverAddTwo() throws {
+        let db = try Self.store()
+        #expect(try Self.run(["vehicle", "set", "--currency", "usd", "--db", db]).exitCode == 0)
+        let add = try Self.run(["refuel", "--at", "2026-12-10T10:00:00Z", "--liters", "20", "--cost", "40.00", "--db", db])
+        #expect(add.exitCode == 0, "\(add.standardError)")
+        let byDriver = try Self.json(["split", "--by", "driver", "--json"], db: db) as! [[String: Any]]
+        let currencies = Set(byDriver.compactMap { $0["currency"] as? String })
+        #expect(currencies == ["EUR", "USD"])
+        let eur = byDriver.filter { $0["currency"] as? String == "EUR" }.reduce(0) { $0 + ($1["cost_cents"] as! Int) }
+        let usd = byDriver.filter { $0["currency"] as? String == "USD" }.reduce(0) { $0 + ($1["cost_cents"] as! Int) }
+        #expect(eur == 7_560 + 271 + 5_400)
+        #expect(usd == 4_000)
+        let month = try Self.run(["split", "--by", "month", "--db", db]).standardOutput
+        #expect(month.contains("2026-12  54.00 EUR, 40.00 USD"))
+        let summary = try Self.run(["summary", "--db", db]).standardOutput
+        #expect(summary.contains("bills 40.00 USD"))
+        #expect(summary.contains("bills in EUR (not added): 132.31 EUR"))
+        let split = try Self.run(["split", "--db", db]).standardOutput
+        #expect(split.contains("54.00 EUR") && split.contains("40.00 USD"))
+    }
+}
