@@ -110,7 +110,7 @@ struct RealLifeMonthReplayTests {
             5-40 min (\(parksWithoutTap) without a new tap); replayed by \(runner)
             sessions \(sessions): \(powerLossSessions) ended power_loss, \(resumedSessions) resumed, \
             \(continuedSessions) continued after a park; \(endedAtStartup) ended at a replay's start
-            bills \(bills) cents over \(refuels) refuels; misallocated: FairFuel \(RealLifeMonthReplayTests.format(misallocation * 100, 2)) %, \
+            bills \(bills) cents over \(refuels) refuels after the baseline fill-up; misallocated: FairFuel \(RealLifeMonthReplayTests.format(misallocation * 100, 2)) %, \
             distance-only with perfect sessions \(RealLifeMonthReplayTests.format(distanceOnly * 100, 2)) %
             driven \(RealLifeMonthReplayTests.format(drivenMeters / 1000)) km: to a wrong driver \
             \(RealLifeMonthReplayTests.format(wrongDriverMeters / 1000, 3)) km, a driver's km left untracked \
@@ -128,7 +128,13 @@ struct RealLifeMonthReplayTests {
         let started = clock.now
         let directory = NSTemporaryDirectory() + "fairfuel-real-life-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        defer {
+            if ProcessInfo.processInfo.environment["FAIRFUEL_REAL_LIFE_KEEP"] == "1" {
+                print("real-life store kept at \(directory)/fairfuel.db")
+            } else {
+                try? FileManager.default.removeItem(atPath: directory)
+            }
+        }
         let databasePath = directory + "/fairfuel.db"
         do {
             let store = try TripStore(path: databasePath)
@@ -147,6 +153,7 @@ struct RealLifeMonthReplayTests {
 
         var options = ScenarioOptions(seed: seed)
         var month = FamilyMonth(seed: seed, days: days, options: options, realLife: realLife)
+        month.fillUpAtTheStart()
         var cutRandom = SeededGenerator(seed: seed ^ 0xC0FFEE)
         var restartLog: [Int64] = []
         while true {
@@ -208,21 +215,25 @@ struct RealLifeMonthReplayTests {
             try store.addRefuel(RefuelInput(
                 atUTCMs: startUTCMs + refuel.atMs, liters: refuel.liters, cost: refuel.cost, fullTank: refuel.fullTank))
         }
-        outcome.refuels = truth.refuels.count
-        outcome.bills = truth.refuels.reduce(Int64(0)) { $0 + $1.cost.value }
         let splits = try store.splits()
         let assigned: [CostShares.Split] = splits.map { split in
             split.shares.reduce(into: [:]) { $0[Party($1.driver), default: 0] += $1.cost.value }
         }
         let fair = CostShares.truth(truth)
+        // The fill-up before the first day is the store's baseline (one "before tracking" share):
+        // the bills after it are compared with the truth.
+        let baseline = (truth.refuels.firstIndex { $0.fullTank } ?? -1) + 1
+        func compared(_ splits: [CostShares.Split]) -> [CostShares.Split] { Array(splits.dropFirst(baseline)) }
         if assigned.count == fair.count {
-            outcome.misallocation = CostShares.misallocation(assigned, truth: fair)
+            outcome.misallocation = CostShares.misallocation(compared(assigned), truth: compared(fair))
         } else {
             outcome.misallocation = 1
             Issue.record("\(assigned.count) splits for \(fair.count) refuels")
         }
-        outcome.distanceOnly = CostShares.misallocation(CostShares.distanceOnly(truth), truth: fair)
-        for (index, split) in splits.enumerated() where index < truth.refuels.count {
+        outcome.distanceOnly = CostShares.misallocation(compared(CostShares.distanceOnly(truth)), truth: compared(fair))
+        outcome.bills = truth.refuels.dropFirst(baseline).reduce(Int64(0)) { $0 + $1.cost.value }
+        outcome.refuels = truth.refuels.count - baseline
+        for (index, split) in splits.enumerated() where index >= baseline && index < truth.refuels.count {
             let period = truth.periods[index]
             var line = "refuel \(index + 1): \(split.refuel.cost.value) cents, \(split.refuel.liters) L"
             for party in Set(period.liters.keys).union(assigned[index].keys).sorted() {

@@ -118,6 +118,13 @@ public struct FamilyMonth {
             powerUpsMs: world.takePowerUps())
     }
 
+    /// The family fills the tank up before the first day: the store's baseline bill (the fuel
+    /// before tracking began), so that every later bill covers tracked driving only.
+    public mutating func fillUpAtTheStart() {
+        precondition(nextDay == 0 && world.nowMs == 0, "the month has begun")
+        world.refuel()
+    }
+
     /// The family fills the tank up at home after the last day, so that the driving since the
     /// last fuel stop has a bill too. Call once the days are done.
     public mutating func fillUpAtTheEnd() {
