@@ -44,6 +44,7 @@ public final class VirtualMCU: @unchecked Sendable {
         self.plan = plan
         self.options = options
         core = VirtualMCUCore(plan: plan)
+        core.unseenOffShare = max(0, 1 - 1 / options.speed)
     }
 
     /// Plans `scenario` (reading its NMEA logs) into an MCU.

@@ -39,6 +39,11 @@ struct VirtualMCUCore {
     private var power: Power
     /// Uptime = `uptimeBase + t`, modulo 2^32.
     private var uptimeBase: Int64
+    /// The share of an off period (reset, bootloader, unplug) the host's clock does not see:
+    /// 1 − 1/speed when the MCU runs sped up, 0 in real time. See `reset(at:reason:)`.
+    var unseenOffShare = 0.0
+    /// When the MCU last went quiet (reset, bootloader, unplug); nil while it runs.
+    private var offSinceMs: Int64?
     private var encoder = FrameEncoder(firstSeq: 0)
     private var decoder = FrameDecoder(sender: .host)
     private var inbound: [UInt8] = []
@@ -259,7 +264,7 @@ struct VirtualMCUCore {
         case .unplug(let duration):
             events.append(SimEvent(simMs: time, kind: .unplugged))
             out.append(.unplug)
-            enterSilence(.unplugged(until: time + duration))
+            enterSilence(.unplugged(until: time + duration), at: time)
         case .noise(let settings):
             noise.change(to: settings)
             events.append(SimEvent(simMs: time, kind: .noise(settings)))
@@ -384,7 +389,7 @@ struct VirtualMCUCore {
         case .bootloader:
             acknowledge(frame.seq, .ok, at: time, into: &out)
             events.append(SimEvent(simMs: time, kind: .bootloader))
-            enterSilence(.bootloader(until: time + plan.scenario.mcu.bootloaderMs))
+            enterSilence(.bootloader(until: time + plan.scenario.mcu.bootloaderMs), at: time)
         default:
             // Unknown types, and MCU-to-host types sent by the host.
             acknowledge(frame.seq, .unknownType, at: time, into: &out)
@@ -482,7 +487,8 @@ struct VirtualMCUCore {
 
     // MARK: resets
 
-    private mutating func enterSilence(_ state: Power) {
+    private mutating func enterSilence(_ state: Power, at time: Int64) {
+        if offSinceMs == nil { offSinceMs = time }
         power = state
         nextHeartbeat = nil
         nextEpoch = nil
@@ -494,8 +500,15 @@ struct VirtualMCUCore {
     private mutating func reset(at time: Int64, reason: String) {
         events.append(SimEvent(simMs: time, kind: .reset(reason: reason)))
         statistics.resets += 1
-        enterSilence(.booting(helloAt: time + plan.scenario.mcu.bootMs))
-        uptimeBase = -time
+        let helloAt = time + plan.scenario.mcu.bootMs
+        // A host measures an off period on its own clock, which sees only 1/speed of it in a
+        // sped-up run: the first uptime after it carries the rest, so that the host's link time
+        // stays on simulated time (a real MCU at 1x restarts from 0).
+        let offMs = helloAt - (offSinceMs ?? time)
+        let unseenMs = Int64((Double(offMs) * unseenOffShare).rounded())
+        enterSilence(.booting(helloAt: helloAt), at: time)
+        offSinceMs = nil
+        uptimeBase = -time + max(0, unseenMs)
         encoder = FrameEncoder(firstSeq: 0)
         decoder.restartStream()
         filter = []

@@ -13,12 +13,50 @@ import FairFuelCore
 /// fifteen nobody taps; a visitor's card is tapped now and then; Ana's fob battery dies
 /// in the third week and is replaced on day 21. The dongle stays powered 15 minutes
 /// after the ignition goes off, then the capture has a gap until the next drive.
+///
+/// With `RealLife` options (off by default: the month is then exactly as above), the month
+/// also holds what real cars see: kiosk queues at fuel stops, parks mid-trip, MCU
+/// brown-outs and service restarts while driving.
 public struct FamilyMonth {
     public struct Day: Sendable {
         public var index: Int
         /// Events of the day, in time order (link time = world time).
         public var events: [ScenarioEvent]
         public var trips: Int
+        /// Service restarts while driving (link time): where a test cuts the day's capture.
+        public var restartsMs: [Int64] = []
+        /// When the dongle powered up (link time, just before its HELLO): the service starts afresh there too.
+        public var powerUpsMs: [Int64] = []
+    }
+
+    /// What real cars see, drawn from a generator of its own.
+    public struct RealLife: Sendable {
+        /// Every fuel stop has a queue at the kiosk: the driver is out of the scanner's range this long.
+        public var kioskQueueMinutes: ClosedRange<Double> = 3...12
+        /// Chance that a trip (one without a fuel stop) has a park halfway.
+        public var parkChance = 0.25
+        public var parkMinutes: ClosedRange<Double> = 5...40
+        /// Share of parks after which the driver taps again.
+        public var retapShare = 0.5
+        /// Chance that a trip has an MCU brown-out while moving.
+        public var brownOutChance = 0.2
+        /// Chance that a trip has service restarts while moving, and how many then.
+        public var restartChance = 0.3
+        public var restartsPerTrip: ClosedRange<Int> = 1...2
+        public var seed: UInt64 = 12
+
+        public init() {}
+
+        /// Restarts only: one in every trip (so that each kill's loss is its own), nothing else.
+        public static var restartsOnly: RealLife {
+            var life = RealLife()
+            life.kioskQueueMinutes = 0...0
+            life.parkChance = 0
+            life.brownOutChance = 0
+            life.restartChance = 1
+            life.restartsPerTrip = 1...1
+            return life
+        }
     }
 
     public private(set) var world: ScenarioWorld
@@ -26,13 +64,25 @@ public struct FamilyMonth {
     public private(set) var nextDay = 0
     public private(set) var trips = 0
     private var random: SeededGenerator
+    public let realLife: RealLife?
+    private var lifeRandom: SeededGenerator
+    /// Fuel stops with a kiosk queue, parks mid-trip and those ended without a new tap, so far.
+    public private(set) var kioskStops = 0
+    public private(set) var parks = 0
+    public private(set) var parksWithoutTap = 0
+    /// What happened when, for a test to explain its findings: (link time, text).
+    public private(set) var lifeLog: [(atMs: Int64, text: String)] = []
 
-    public init(seed: UInt64 = 2026, days: Int = 28, options: ScenarioOptions? = nil) {
+    /// With `realLife`, `ScenarioOptions.recordMovements` is turned on.
+    public init(seed: UInt64 = 2026, days: Int = 28, options: ScenarioOptions? = nil, realLife: RealLife? = nil) {
         var settings = options ?? ScenarioOptions(seed: seed)
         settings.seed = seed
+        if realLife != nil { settings.recordMovements = true }
         world = ScenarioWorld(family: .standard, options: settings)
         self.days = days
         random = SeededGenerator(seed: seed &* 31 &+ 7)
+        self.realLife = realLife
+        lifeRandom = SeededGenerator(seed: (realLife?.seed ?? 0) &* 0x9E37_79B9 &+ seed)
     }
 
     public var truth: ScenarioTruth { world.truth }
@@ -41,6 +91,9 @@ public struct FamilyMonth {
     public mutating func day() -> Day? {
         guard nextDay < days else { return nil }
         let index = nextDay
+        defer {
+            for time in world.brownOutsMs where time >= Int64(index) * 86_400_000 { lifeLog.append((time, "MCU brown-out")) }
+        }
         nextDay += 1
         let before = trips
         let weekday = index % 7  // 0 is Monday
@@ -61,7 +114,22 @@ public struct FamilyMonth {
         default:
             familyOuting(day: index)
         }
-        return Day(index: index, events: world.takeEvents(), trips: trips - before)
+        return Day(index: index, events: world.takeEvents(), trips: trips - before, restartsMs: world.takeRestarts(),
+            powerUpsMs: world.takePowerUps())
+    }
+
+    /// The family fills the tank up before the first day: the store's baseline bill (the fuel
+    /// before tracking began), so that every later bill covers tracked driving only.
+    public mutating func fillUpAtTheStart() {
+        precondition(nextDay == 0 && world.nowMs == 0, "the month has begun")
+        world.refuel()
+    }
+
+    /// The family fills the tank up at home after the last day, so that the driving since the
+    /// last fuel stop has a bill too. Call once the days are done.
+    public mutating func fillUpAtTheEnd() {
+        precondition(nextDay == days && !world.dongleOn, "the month is not over")
+        world.refuel()
     }
 
     // MARK: The days' trips
@@ -167,7 +235,11 @@ public struct FamilyMonth {
     ) {
         world.skip(toMs: max(world.nowMs, dayStart(day) + at))
         beginTrip(driver)
-        driveWithFuelStop(route)
+        if let life = realLife, world.tankLiters >= 25, route.legs.count >= 4, lifeRandom.chance(life.parkChance) {
+            driveWithPark(route, life: life)
+        } else {
+            driveWithFuelStop(route)
+        }
         if idleAtEndSeconds > 0, let back {
             world.surroundings = .street
             world.wait(seconds: idleAtEndSeconds)  // waiting for someone, engine on, driver inside
@@ -188,8 +260,49 @@ public struct FamilyMonth {
         first.legs[first.legs.count - 1].end = .destination
         world.drive(first)
         // Now and then only what cash allows at a cheap station.
-        world.fuelStop(partialLiters: random.chance(0.3) ? Double(random.integer(15...20)) : nil)
+        let partial = random.chance(0.3) ? Double(random.integer(15...20)) : nil
+        if let life = realLife, life.kioskQueueMinutes.upperBound > 0, let driver = world.wheel {
+            let queue = Int(lifeRandom.uniform(life.kioskQueueMinutes) * 60)
+            lifeLog.append((world.nowMs, "\(driver) stops for fuel, \(queue / 60) min at the kiosk"))
+            world.fuelStopWithQueue(queueSeconds: queue, partialLiters: partial, keepsParty: hasFob(driver))
+            kioskStops += 1
+        } else {
+            world.fuelStop(partialLiters: partial)
+        }
         world.drive(Route(legs: Array(route.legs[half...])))
+    }
+
+    /// Drives half of `route`, parks for a while (everybody leaves), comes back and drives on.
+    private mutating func driveWithPark(_ route: Route, life: RealLife) {
+        let half = route.legs.count / 2
+        var first = Route(legs: Array(route.legs[..<half]))
+        first.legs[first.legs.count - 1].end = .destination
+        world.drive(first)
+        guard let driver = world.wheel else { return }
+        let retap = lifeRandom.chance(life.retapShare)
+        parks += 1
+        if !retap { parksWithoutTap += 1 }
+        let minutes = lifeRandom.uniform(life.parkMinutes)
+        lifeLog.append((world.nowMs, "\(driver) parks \(Int(minutes)) min, " + (retap ? "taps again" : "no new tap")))
+        world.parkMidTrip(minutes: minutes, retap: retap, keepsParty: hasFob(driver))
+        scheduleLifeEvents(life)
+        world.drive(Route(legs: Array(route.legs[half...])))
+    }
+
+    /// Whether `person` carries a fob the service can hear (a dying one counts).
+    private func hasFob(_ person: Person) -> Bool { world.family[person].fob != nil }
+
+    /// Brown-outs and restarts at random moments of the next 20 minutes (taken while moving).
+    private mutating func scheduleLifeEvents(_ life: RealLife) {
+        world.cancelScheduledLifeEvents()
+        if lifeRandom.chance(life.brownOutChance) {
+            world.scheduleBrownOut(atMs: world.nowMs + Int64(lifeRandom.uniform(60...720) * 1000))
+        }
+        if lifeRandom.chance(life.restartChance) {
+            for _ in 0..<lifeRandom.integer(life.restartsPerTrip) {
+                world.scheduleRestart(atMs: world.nowMs + Int64(lifeRandom.uniform(30...1_200) * 1000))
+            }
+        }
     }
 
     /// Ignition on, a tap (or not: one trip in fifteen nobody taps), a moment to settle in.
@@ -205,10 +318,12 @@ public struct FamilyMonth {
         if tapping { world.tap(driver) }
         world.wait(seconds: random.integer(8...35))
         trips += 1
+        if let life = realLife { scheduleLifeEvents(life) }
     }
 
     /// Parks: ignition off, the driver gets out and walks away (sometimes after unloading).
     private mutating func endTrip(leaving: Bool) {
+        if realLife != nil { world.cancelScheduledLifeEvents() }
         guard let driver = world.wheel else { return }
         world.wait(seconds: random.integer(2...8))
         world.ignitionOff()

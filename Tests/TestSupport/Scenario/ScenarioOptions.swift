@@ -17,6 +17,10 @@ public struct ScenarioOptions: Sendable {
     public var gnssNoise = true
     /// Also run FairFuel's fuel model on the true speeds (`ScenarioTruth.Period.modelLiters`).
     public var referenceModel = false
+    /// Litres in the tank at the start; nil: 3 L short of full.
+    public var initialTankLiters: Double?
+    /// Keep every moving second in `ScenarioTruth.movements` (who drove how far, when).
+    public var recordMovements = false
     /// Where the car starts.
     public var latitude = 48.137
     public var longitude = 11.575

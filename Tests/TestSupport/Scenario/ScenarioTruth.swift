@@ -48,7 +48,19 @@ public struct ScenarioTruth: Sendable {
         public var refuel: Refuel?
     }
 
+    /// One second in which the car moved (kept when `ScenarioOptions.recordMovements`).
+    public struct Movement: Sendable {
+        /// The second's start, link time.
+        public var timeMs: Int64
+        public var meters: Double
+        /// Who was at the wheel.
+        public var driver: Person?
+        /// Whose fuel it was.
+        public var party: Party
+    }
+
     public var stints: [Stint] = []
+    public var movements: [Movement] = []
     public var sessions: [Session] = []
     public var periods: [Period] = [Period()]
     /// Taps of tags nobody is provisioned with.

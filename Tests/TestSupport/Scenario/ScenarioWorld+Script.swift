@@ -198,6 +198,7 @@ extension ScenarioWorld {
     mutating func boot() {
         dongleOn = true
         bootMs = nowMs
+        lifeEvents.powerUpsMs.append(nowMs)
         emit(.hello(ignitionSense: options.ignitionSense), at: nowMs + 50)
         // A receiver kept warm by its backup supply: a hot start after a short stop, warm after hours.
         let off = nowMs - poweredDownAtMs

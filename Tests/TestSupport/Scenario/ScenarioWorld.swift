@@ -74,6 +74,8 @@ public struct ScenarioWorld: Sendable {
     var powerDownAtMs: Int64?
     var poweredDownAtMs: Int64 = -86_400_000
     var crowd = Crowd()
+    /// Brown-outs and service restarts scheduled by a script (`ScenarioWorld+RealLife.swift`).
+    var lifeEvents = LifeEvents()
 
     // The GNSS receiver.
     var fixFromMs: Int64 = .max
@@ -90,7 +92,7 @@ public struct ScenarioWorld: Sendable {
         var random = SeededGenerator(seed: options.seed)
         latitude = options.latitude
         longitude = options.longitude
-        tankLiters = car.tankLiters - 3
+        tankLiters = options.initialTankLiters ?? car.tankLiters - 3
         people = Person.allCases.map { _ in
             PersonState(shadow: AR1(sigma: 2.5, tauSeconds: 4, random: &random), carryLossDB: random.uniform(1...5))
         }
@@ -177,6 +179,7 @@ public struct ScenarioWorld: Sendable {
             if people[index].distance > 200 { people[index].walking = 0 }
         }
 
+        if dongleOn && v0 > 0.5 && lifeEvents.isDue(at: t0) { lifeEventsDue(at: t0) }
         if dongleOn {
             emitSecond(at: t0, latitude0: latitude0, longitude0: longitude0, speed0: v0, acceleration: a)
         }
@@ -198,6 +201,9 @@ public struct ScenarioWorld: Sendable {
         let party = wheelParty
         truth.periods[truth.periods.count - 1].liters[party, default: 0] += liters
         truth.periods[truth.periods.count - 1].meters[party, default: 0] += meters
+        if options.recordMovements && meters > 0 {
+            truth.movements.append(ScenarioTruth.Movement(timeMs: nowMs, meters: meters, driver: wheel, party: party))
+        }
         if let stint = openStint {
             truth.stints[stint].liters += liters
             truth.stints[stint].meters += meters
@@ -205,6 +211,7 @@ public struct ScenarioWorld: Sendable {
     }
 
     mutating func emit(_ signal: ScenarioSignal, at timeMs: Int64) {
+        if lifeEvents.silences(timeMs) { return }  // the MCU is browned out
         let uptime = UInt32(truncatingIfNeeded: 1_500 + max(0, timeMs - bootMs))
         pending.append(ScenarioEvent(timeMs: timeMs, mcuUptimeMs: uptime, signal: signal))
     }
