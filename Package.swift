@@ -33,6 +33,9 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CMosquitto", pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
 
         // POSIX calls Swift's Glibc module hides (posix_openpt and friends).
         .target(name: "CPosixShims"),
@@ -51,7 +54,7 @@ let package = Package(
             dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite"]),
         .target(
             name: "FairFuelEdges",
-            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "CSerialPort", "CGPS", "CPosixShims"]),
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "CSerialPort", "CGPS", "CPosixShims", "CMosquitto"]),
         // Synthetic MCU traffic and (later) the virtual MCU: for `fairfuel sim`, tests and benchmarks.
         .target(name: "FairFuelSimulation", dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges"]),
         .target(

@@ -13,6 +13,10 @@ packages=(
   socat               # pseudo-terminal pairs between processes in the tests
   libxml2-utils       # xmllint: the GPX export is checked against the GPX 1.1 schema
   chromium            # headless rendering of the HTML report in its test
+  libmosquitto-dev    # the MQTT uplink's client (libmosquitto, TLS through OpenSSL)
+  mosquitto           # the real broker, started by the tests on loopback
+  mosquitto-clients   # mosquitto_sub: an independent subscriber in the tests
+  openssl             # the TLS test makes its CA, server and client certificates
 )
 
 missing=()

@@ -140,5 +140,6 @@ enum StoreSchema {
         provisioning,
         pairing,  // the USB pull's pairing secret (StoreSchema+Pairing.swift)
         continuity,  // resumed sessions and untracked candidates (StoreSchema+Continuity.swift)
+        outbox,  // the MQTT uplink's outbox (StoreSchema+Outbox.swift)
     ]
 }
