@@ -26,5 +26,9 @@ extension StoreSchema {
                 last_dropped_id INTEGER
             );
             INSERT INTO outbox_counters (id) VALUES (1);
+            -- The vehicle's id under fairfuel/<vehicle-id>/: random, 32 lower-case hex digits,
+            -- made once; never the display name (which the family may change).
+            ALTER TABLE vehicle ADD COLUMN uplink_id TEXT;
+            UPDATE vehicle SET uplink_id = lower(hex(randomblob(16))) WHERE id = 1;
             """)
 }

@@ -1,6 +1,15 @@
 import FairFuelSQLite
 
 extension TripStore {
+    /// The vehicle's id in MQTT topics (`fairfuel/<id>/...`): 32 hex digits made once by the
+    /// outbox migration, stable for the store's life, unrelated to the vehicle's name.
+    public func vehicleUplinkID() throws(StoreError) -> String {
+        guard let id = try wrap({ () throws(SQLiteError) in try connection.scalarText("SELECT uplink_id FROM vehicle WHERE id = 1") }) else {
+            throw .notFound("the vehicle has no uplink id")
+        }
+        return id
+    }
+
     /// Queues a QoS 1 message, inside the caller's `write` transaction when there is one (so a
     /// record and its message commit or roll back together), else in a transaction of its own.
     ///

@@ -131,6 +131,15 @@ import Testing
         #expect(next > ids.last!)
     }
 
+    @Test func theVehicleHasAStableUplinkIDThatIsNotItsName() throws {
+        let path = temporaryStorePath()
+        let id = try TripStore(path: path).vehicleUplinkID()
+        #expect(id.utf8.count == 32)
+        #expect(id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) })
+        #expect(try TripStore(path: path).vehicleUplinkID() == id, "the same after a reopen")
+        #expect(try TripStore(path: temporaryStorePath()).vehicleUplinkID() != id, "another car, another id")
+    }
+
     @Test func anEmptyTopicIsRefused() throws {
         let store = try TripStore(path: temporaryStorePath())
         #expect(throws: StoreError.self) { try store.enqueueOutboxMessage(topic: "", payload: [1], retained: false, budget: Self.roomy) }

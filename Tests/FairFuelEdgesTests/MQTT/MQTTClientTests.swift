@@ -170,6 +170,41 @@ enum MQTTPump {
         #expect(MQTTPump.run(right, seconds: 5) { right.state == .connected }, "\(right.lastError as Any)")
     }
 
+    /// The sample ACL of docs/mqtt.md, read from the document itself.
+    static func documentedACL() throws -> String {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../docs/mqtt.md").standardized
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let blocks = text.components(separatedBy: "```")
+        return try #require(blocks.first { $0.contains("pattern write fairfuel/%u/#") }, "docs/mqtt.md has no ACL sample")
+    }
+
+    @Test(
+        "the ACL of docs/mqtt.md: a car publishes under its own id only, MQTT 5 reports the refusal, the hub reads",
+        .enabled(if: MosquittoHarness.toolsPresent, "\(MosquittoHarness.missingMessage)"), .timeLimit(.minutes(1)))
+    func documentedACLKeepsEachCarUnderItsOwnID() throws {
+        let harness = try MosquittoHarness(
+            users: [("fairfuel-hub", "hub pass"), ("car-a", "car a pass"), ("car-b", "car b pass")], acl: try Self.documentedACL())
+        defer { harness.shutDown() }
+        let hub = try harness.subscribe(topic: "fairfuel/#", count: 2, seconds: 2)
+        let recorder = MQTTRecorder()
+        let client = try MQTTClient(
+            configuration: Self.configuration(
+                harness, version: .v5, id: "car-a", credentials: MQTTCredentials(username: "car-a", password: "car a pass")),
+            handlers: recorder.handlers)
+        client.start(nowMs: MQTTPump.nowMs())
+        #expect(MQTTPump.run(client, seconds: 5) { client.state == .connected }, "\(client.lastError as Any)")
+        let forged = try client.publish(topic: "fairfuel/car-b/trip", payload: Array("forged".utf8), retained: false)
+        let own = try client.publish(topic: "fairfuel/car-a/trip", payload: Array("own".utf8), retained: false)
+        #expect(MQTTPump.run(client, seconds: 5) { recorder.acknowledged.count == 2 })
+        #expect(recorder.events.contains(.acknowledged(messageID: forged, reasonCode: 0x87)), "\(recorder.events)")
+        #expect(recorder.events.contains(.acknowledged(messageID: own, reasonCode: 0)))
+        #expect(client.counters.rejected == 1)
+        #expect(client.counters.acknowledged == 1)
+        let lines = harness.lines(of: hub, seconds: 5).filter { $0.hasPrefix("fairfuel/") }
+        #expect(lines == ["fairfuel/car-a/trip own"], "\(harness.logs)")
+        client.stop()
+    }
+
     @Test(
         "nothing listening is unreachable; a missing certificate is refused before any attempt",
         .enabled(if: MosquittoHarness.toolsPresent, "\(MosquittoHarness.missingMessage)"), .timeLimit(.minutes(1)))

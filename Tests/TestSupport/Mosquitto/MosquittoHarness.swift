@@ -31,8 +31,9 @@ public final class MosquittoHarness {
     private var starts = 0
     private var subscribers: [ChildProcess] = []
 
-    /// With `users`, anonymous clients are refused; with `tls`, the listener wants TLS and a client certificate.
-    public init(users: [(name: String, password: String)] = [], tls: Bool = false) throws {
+    /// With `users`, anonymous clients are refused; with `acl`, the text of an `acl_file`; with
+    /// `tls`, the listener wants TLS and a client certificate.
+    public init(users: [(name: String, password: String)] = [], acl: String? = nil, tls: Bool = false) throws {
         guard Self.toolsPresent else { throw HarnessError(Self.missingMessage) }
         directory = NSTemporaryDirectory() + "fairfuel-mosquitto-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -54,6 +55,10 @@ public final class MosquittoHarness {
                     in: directory)
             }
             lines += ["allow_anonymous false", "password_file \(passwordFile)"]
+        }
+        if let acl {
+            try acl.write(toFile: directory + "/acl", atomically: true, encoding: .utf8)
+            lines.append("acl_file \(directory)/acl")
         }
         if let certificates {
             lines += [
