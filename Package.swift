@@ -98,7 +98,7 @@ let package = Package(
         // `fairfuel run` and `fairfuel sim` as separate processes on real pseudo-terminals.
         .testTarget(
             name: "FairFuelIntegrationTests",
-            dependencies: ["fairfuel", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation"],
+            dependencies: ["fairfuel", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation", "FairFuelEdges"],
             resources: [.copy("Fixtures")]),
     ]
 )

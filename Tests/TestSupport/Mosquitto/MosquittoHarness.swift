@@ -33,7 +33,8 @@ public final class MosquittoHarness {
 
     /// With `users`, anonymous clients are refused; with `acl`, the text of an `acl_file`; with
     /// `tls`, the listener wants TLS and a client certificate.
-    public init(users: [(name: String, password: String)] = [], acl: String? = nil, tls: Bool = false) throws {
+    /// With `persistent`, the broker saves sessions and queued messages when stopped and reloads them on start.
+    public init(users: [(name: String, password: String)] = [], acl: String? = nil, tls: Bool = false, persistent: Bool = false) throws {
         guard Self.toolsPresent else { throw HarnessError(Self.missingMessage) }
         directory = NSTemporaryDirectory() + "fairfuel-mosquitto-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -42,7 +43,7 @@ public final class MosquittoHarness {
         self.users = users
         certificates = tls ? try Self.makeCertificates(in: directory) : nil
         var lines = [
-            "user root", "persistence false", "log_dest file \(directory)/broker.log", "log_type all",
+            "user root", persistent ? "persistence true\npersistence_location \(directory)/" : "persistence false", "log_dest file \(directory)/broker.log", "log_type all",
             "listener \(port) 127.0.0.1",
         ]
         if users.isEmpty {
@@ -102,9 +103,14 @@ public final class MosquittoHarness {
 
     /// A `mosquitto_sub` on `topic` that prints `topic payload` lines and exits after `count`
     /// messages or `seconds`; returns once the broker has acknowledged its subscription.
-    public func subscribe(topic: String, count: Int, seconds: Int = 10, user: (name: String, password: String)? = nil) throws -> ChildProcess {
-        let id = "fairfuel-sub-\(UUID().uuidString.prefix(8))"
+    /// With `sessionID`, the subscriber keeps a persistent session under that client id (`-c`):
+    /// the broker queues its QoS 1 messages while it is away, and it reconnects by itself.
+    public func subscribe(
+        topic: String, count: Int, seconds: Int = 10, user: (name: String, password: String)? = nil, sessionID: String? = nil
+    ) throws -> ChildProcess {
+        let id = sessionID ?? "fairfuel-sub-\(UUID().uuidString.prefix(8))"
         var arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-i", id, "-q", "1", "-t", topic, "-v", "-C", "\(count)", "-W", "\(seconds)"]
+        if sessionID != nil { arguments.append("-c") }
         if let user = user ?? users.first { arguments += ["-u", user.name, "-P", user.password] }
         if let certificates {
             arguments += ["--cafile", certificates.caFile, "--cert", certificates.clientCertFile, "--key", certificates.clientKeyFile]
