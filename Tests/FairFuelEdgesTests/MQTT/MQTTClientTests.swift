@@ -226,6 +226,51 @@ enum MQTTPump {
     }
 
     @Test(
+        "a listener that never answers CONNECT times out as unreachable; a certificate gone before a retry is a typed error",
+        .timeLimit(.minutes(1)))
+    func connectTimeoutAndVanishedCertificate() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        try #require(bound && listen(listener, 4) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        // The kernel completes the TCP handshake; nobody reads the CONNECT.
+        let recorder = MQTTRecorder()
+        let client = try MQTTClient(
+            configuration: MQTTClientConfiguration(
+                host: "127.0.0.1", port: port, clientID: "patient", backoffMinimumMs: 20, backoffMaximumMs: 40, connectTimeoutMs: 300),
+            handlers: recorder.handlers)
+        let started = MQTTPump.nowMs()
+        client.start(nowMs: started)
+        #expect(MQTTPump.run(client, seconds: 5) { !recorder.errors.isEmpty })
+        #expect(recorder.errors.first == .unreachable(host: "127.0.0.1", port: port, errnoCode: ETIMEDOUT))
+        #expect(MQTTPump.nowMs() - started >= 300)
+
+        let directory = NSTemporaryDirectory() + "fairfuel-tls-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let caFile = directory + "/ca.crt"
+        try "not yet a certificate\n".write(toFile: caFile, atomically: true, encoding: .utf8)
+        let vanishing = MQTTRecorder()
+        let tlsClient = try MQTTClient(
+            configuration: MQTTClientConfiguration(
+                host: "127.0.0.1", port: port, clientID: "vanishing", backoffMinimumMs: 20, backoffMaximumMs: 40,
+                tls: MQTTTLSFiles(caFile: caFile)),
+            handlers: vanishing.handlers)
+        try FileManager.default.removeItem(atPath: caFile)
+        tlsClient.start(nowMs: MQTTPump.nowMs())
+        #expect(MQTTPump.run(tlsClient, seconds: 5) { !vanishing.errors.isEmpty })
+        #expect(vanishing.errors.first == .unreadableFile(role: "CA certificate", path: caFile, errnoCode: ENOENT))
+        #expect(tlsClient.lastError == vanishing.errors.first)
+    }
+
+    @Test(
         "TLS with a CA, broker and client certificate made by openssl; without a client certificate the broker refuses",
         .enabled(if: MosquittoHarness.toolsPresent && MosquittoHarness.opensslPath != nil, "\(MosquittoHarness.missingMessage), or openssl"),
         .timeLimit(.minutes(1)))
