@@ -33,8 +33,10 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        // libmosquitto's header only: the library is loaded with dlopen by the MQTT client, so
+        // no pkg-config (its -lmosquitto would map libmosquitto, libssl and libcrypto, 1.9 MB, in every process).
         .systemLibrary(
-            name: "CMosquitto", pkgConfig: "libmosquitto",
+            name: "CMosquitto",
             providers: [.apt(["libmosquitto-dev"])]),
 
         // POSIX calls Swift's Glibc module hides (posix_openpt and friends).

@@ -3,8 +3,95 @@ import Glibc
 #endif
 import CMosquitto
 
-/// libmosquitto wants one process-wide initialisation (OpenSSL, the random seed); a global is initialised once, thread-safely.
-private let mosquittoLibraryReady: Bool = mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue
+/// libmosquitto's functions, loaded with dlopen on the first client rather than linked.
+///
+/// Linking maps and relocates libmosquitto, libssl and libcrypto in every `fairfuel` process:
+/// 1.9 MB more resident for a car without an uplink (measured with LD_PRELOAD on `sleep`).
+/// Loaded, they cost only the cars that use the uplink, and a dongle without libmosquitto1
+/// still runs. The header module (CMosquitto) gives the constants; nothing links against it.
+private struct Mosquitto: @unchecked Sendable {
+    typealias Handle = OpaquePointer
+    typealias ConnectCallback = @convention(c) (Handle?, UnsafeMutableRawPointer?, Int32) -> Void
+    typealias PublishCallback = @convention(c) (Handle?, UnsafeMutableRawPointer?, Int32, Int32, OpaquePointer?) -> Void
+
+    let libInit: @convention(c) () -> Int32
+    let new: @convention(c) (UnsafePointer<CChar>?, Bool, UnsafeMutableRawPointer?) -> Handle?
+    let destroy: @convention(c) (Handle?) -> Void
+    let reinitialise: @convention(c) (Handle?, UnsafePointer<CChar>?, Bool, UnsafeMutableRawPointer?) -> Int32
+    let intOption: @convention(c) (Handle?, Int32, Int32) -> Int32
+    let maxInflight: @convention(c) (Handle?, UInt32) -> Int32
+    let usernamePassword: @convention(c) (Handle?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
+    let willSet: @convention(c) (Handle?, UnsafePointer<CChar>?, Int32, UnsafeRawPointer?, Int32, Bool) -> Int32
+    let tlsSet: @convention(c) (
+        Handle?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeRawPointer?
+    ) -> Int32
+    let connectCallbackSet: @convention(c) (Handle?, ConnectCallback?) -> Void
+    let publishCallbackSet: @convention(c) (Handle?, PublishCallback?) -> Void
+    let connectAsync: @convention(c) (Handle?, UnsafePointer<CChar>?, Int32, Int32) -> Int32
+    let socket: @convention(c) (Handle?) -> Int32
+    let wantWrite: @convention(c) (Handle?) -> Bool
+    let loopRead: @convention(c) (Handle?, Int32) -> Int32
+    let loopWrite: @convention(c) (Handle?, Int32) -> Int32
+    let loopMisc: @convention(c) (Handle?) -> Int32
+    let disconnect: @convention(c) (Handle?) -> Int32
+    let publish: @convention(c) (Handle?, UnsafeMutablePointer<Int32>?, UnsafePointer<CChar>?, Int32, UnsafeRawPointer?, Int32, Bool) -> Int32
+    let strerror: @convention(c) (Int32) -> UnsafePointer<CChar>?
+
+    /// Loaded and initialised once per process (a global is initialised once, thread-safely).
+    static let shared: Result<Mosquitto, MQTTClientError> = {
+        var handle: UnsafeMutableRawPointer?
+        for name in ["libmosquitto.so.1", "libmosquitto.so"] where handle == nil {
+            handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
+        }
+        guard let handle else {
+            return .failure(.libraryMissing(dlerror().map { String(cString: $0) } ?? "dlopen failed"))
+        }
+        func symbol<T>(_ name: String, _: T.Type) throws(MQTTClientError) -> T {
+            guard let address = dlsym(handle, name) else { throw .libraryMissing("\(name) not found") }
+            return unsafeBitCast(address, to: T.self)
+        }
+        do throws(MQTTClientError) {
+            let library = Mosquitto(
+                libInit: try symbol("mosquitto_lib_init", (@convention(c) () -> Int32).self),
+                new: try symbol("mosquitto_new", (@convention(c) (UnsafePointer<CChar>?, Bool, UnsafeMutableRawPointer?) -> Handle?).self),
+                destroy: try symbol("mosquitto_destroy", (@convention(c) (Handle?) -> Void).self),
+                reinitialise: try symbol(
+                    "mosquitto_reinitialise", (@convention(c) (Handle?, UnsafePointer<CChar>?, Bool, UnsafeMutableRawPointer?) -> Int32).self),
+                intOption: try symbol("mosquitto_int_option", (@convention(c) (Handle?, Int32, Int32) -> Int32).self),
+                maxInflight: try symbol("mosquitto_max_inflight_messages_set", (@convention(c) (Handle?, UInt32) -> Int32).self),
+                usernamePassword: try symbol(
+                    "mosquitto_username_pw_set", (@convention(c) (Handle?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32).self),
+                willSet: try symbol(
+                    "mosquitto_will_set", (@convention(c) (Handle?, UnsafePointer<CChar>?, Int32, UnsafeRawPointer?, Int32, Bool) -> Int32).self),
+                tlsSet: try symbol(
+                    "mosquitto_tls_set",
+                    (@convention(c) (
+                        Handle?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeRawPointer?
+                    ) -> Int32).self),
+                connectCallbackSet: try symbol("mosquitto_connect_callback_set", (@convention(c) (Handle?, ConnectCallback?) -> Void).self),
+                publishCallbackSet: try symbol("mosquitto_publish_v5_callback_set", (@convention(c) (Handle?, PublishCallback?) -> Void).self),
+                connectAsync: try symbol("mosquitto_connect_async", (@convention(c) (Handle?, UnsafePointer<CChar>?, Int32, Int32) -> Int32).self),
+                socket: try symbol("mosquitto_socket", (@convention(c) (Handle?) -> Int32).self),
+                wantWrite: try symbol("mosquitto_want_write", (@convention(c) (Handle?) -> Bool).self),
+                loopRead: try symbol("mosquitto_loop_read", (@convention(c) (Handle?, Int32) -> Int32).self),
+                loopWrite: try symbol("mosquitto_loop_write", (@convention(c) (Handle?, Int32) -> Int32).self),
+                loopMisc: try symbol("mosquitto_loop_misc", (@convention(c) (Handle?) -> Int32).self),
+                disconnect: try symbol("mosquitto_disconnect", (@convention(c) (Handle?) -> Int32).self),
+                publish: try symbol(
+                    "mosquitto_publish",
+                    (@convention(c) (Handle?, UnsafeMutablePointer<Int32>?, UnsafePointer<CChar>?, Int32, UnsafeRawPointer?, Int32, Bool) -> Int32)
+                        .self),
+                strerror: try symbol("mosquitto_strerror", (@convention(c) (Int32) -> UnsafePointer<CChar>?).self))
+            let code = library.libInit()
+            guard code == MOSQ_ERR_SUCCESS.rawValue else { return .failure(.libraryMissing("mosquitto_lib_init failed (\(code))")) }
+            return .success(library)
+        } catch {
+            return .failure(error)
+        }
+    }()
+
+    func message(_ code: Int32) -> String { strerror(code).map { String(cString: $0) } ?? "error \(code)" }
+}
 
 /// An MQTT client over libmosquitto, driven by its owner's poll loop: no thread, no timer of its own.
 ///
@@ -71,6 +158,7 @@ public final class MQTTClient {
     /// Failed attempts since the last CONNACK: the backoff's exponent.
     public private(set) var failures = 0
 
+    private let library: Mosquitto
     private let handle: OpaquePointer
     private var handlers: Handlers
     /// A refusal read from CONNACK, kept until libmosquitto reports the connection closed.
@@ -78,17 +166,18 @@ public final class MQTTClient {
 
     /// Checks the certificate files and makes the handle; connects only on `start`.
     public init(configuration: MQTTClientConfiguration, handlers: Handlers = Handlers()) throws(MQTTClientError) {
-        guard mosquittoLibraryReady else { throw .library(operation: "lib_init", code: -1, message: "initialisation failed") }
-        guard let handle = mosquitto_new(configuration.clientID, true, nil) else {
+        let library = try Mosquitto.shared.get()
+        guard let handle = library.new(configuration.clientID, true, nil) else {
             throw .library(operation: "new", code: errno, message: String(cString: strerror(errno)))
         }
+        self.library = library
         self.handle = handle
         self.configuration = configuration
         self.handlers = handlers
         try Self.checkReadable(configuration.tls)
     }
 
-    deinit { mosquitto_destroy(handle) }
+    deinit { library.destroy(handle) }
 
     public func setHandlers(_ handlers: Handlers) { self.handlers = handlers }
 
@@ -96,12 +185,12 @@ public final class MQTTClient {
 
     /// The socket to poll, while there is one.
     public var descriptor: Int32? {
-        let socket = mosquitto_socket(handle)
+        let socket = library.socket(handle)
         return socket >= 0 ? socket : nil
     }
 
     /// Whether the poll should wait for `descriptor` to be writable too (queued packets, TLS handshake).
-    public var wantsWrite: Bool { descriptor != nil && mosquitto_want_write(handle) }
+    public var wantsWrite: Bool { descriptor != nil && library.wantWrite(handle) }
 
     /// The latest time `service` must be called even if the descriptor stays quiet.
     public func nextServiceMs(nowMs: Int64) -> Int64? {
@@ -125,10 +214,10 @@ public final class MQTTClient {
     /// Sends DISCONNECT when connected (the broker then drops the last will) and stays stopped.
     public func stop() {
         if state == .connected {
-            mosquitto_disconnect(handle)
-            _ = mosquitto_loop_write(handle, 1)
+            library.disconnect(handle)
+            _ = library.loopWrite(handle, 1)
         }
-        _ = mosquitto_reinitialise(handle, configuration.clientID, true, nil)
+        _ = library.reinitialise(handle, configuration.clientID, true, nil)
         inflight = 0
         state = .stopped
     }
@@ -145,9 +234,9 @@ public final class MQTTClient {
             break
         }
         var code = MOSQ_ERR_SUCCESS.rawValue
-        if readable { code = mosquitto_loop_read(handle, 1) }
-        if code == MOSQ_ERR_SUCCESS.rawValue, writable, descriptor != nil { code = mosquitto_loop_write(handle, 1) }
-        if code == MOSQ_ERR_SUCCESS.rawValue, descriptor != nil { code = mosquitto_loop_misc(handle) }
+        if readable { code = library.loopRead(handle, 1) }
+        if code == MOSQ_ERR_SUCCESS.rawValue, writable, descriptor != nil { code = library.loopWrite(handle, 1) }
+        if code == MOSQ_ERR_SUCCESS.rawValue, descriptor != nil { code = library.loopMisc(handle) }
         if code != MOSQ_ERR_SUCCESS.rawValue || descriptor == nil {
             ended(code: code, savedErrno: errno, nowMs: nowMs)
             return
@@ -165,10 +254,10 @@ public final class MQTTClient {
     public func publish(topic: String, payload: UnsafeRawBufferPointer, retained: Bool) throws(MQTTClientError) -> Int32 {
         guard state == .connected else { throw .notConnected }
         var messageID: Int32 = 0
-        let code = mosquitto_publish(handle, &messageID, topic, Int32(payload.count), payload.baseAddress, 1, retained)
+        let code = library.publish(handle, &messageID, topic, Int32(payload.count), payload.baseAddress, 1, retained)
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
             if code == MOSQ_ERR_NO_CONN.rawValue || code == MOSQ_ERR_CONN_LOST.rawValue { throw .notConnected }
-            throw Self.libraryError("publish", code)
+            throw libraryError("publish", code)
         }
         inflight += 1
         counters.published += 1
@@ -194,7 +283,7 @@ public final class MQTTClient {
             return
         }
         errno = 0
-        let code = mosquitto_connect_async(handle, configuration.host, Int32(configuration.port), Int32(configuration.keepAliveSeconds))
+        let code = library.connectAsync(handle, configuration.host, Int32(configuration.port), Int32(configuration.keepAliveSeconds))
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
             ended(code: code, savedErrno: errno, nowMs: nowMs)
             return
@@ -205,30 +294,30 @@ public final class MQTTClient {
     /// A fresh handle with every option: nothing of the previous connection survives.
     private func configureHandle() throws(MQTTClientError) {
         let userData = Unmanaged.passUnretained(self).toOpaque()
-        try check("reinitialise", mosquitto_reinitialise(handle, configuration.clientID, true, userData))
+        try check("reinitialise", library.reinitialise(handle, configuration.clientID, true, userData))
         let version = configuration.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
-        try check("int_option", mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version))
-        try check("max_inflight", mosquitto_max_inflight_messages_set(handle, UInt32(max(1, configuration.maximumInflight))))
+        try check("int_option", library.intOption(handle, Int32(MOSQ_OPT_PROTOCOL_VERSION.rawValue), version))
+        try check("max_inflight", library.maxInflight(handle, UInt32(max(1, configuration.maximumInflight))))
         if let credentials = configuration.credentials {
-            try check("username_pw_set", mosquitto_username_pw_set(handle, credentials.username, credentials.password))
+            try check("username_pw_set", library.usernamePassword(handle, credentials.username, credentials.password))
         }
         if let will = configuration.lastWill {
             let code = will.payload.withUnsafeBytes {
-                mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, 1, will.retained)
+                library.willSet(handle, will.topic, Int32($0.count), $0.baseAddress, 1, will.retained)
             }
             try check("will_set", code)
         }
         if let tls = configuration.tls {
-            let code = mosquitto_tls_set(handle, tls.caFile, nil, tls.certFile, tls.keyFile, nil)
+            let code = library.tlsSet(handle, tls.caFile, nil, tls.certFile, tls.keyFile, nil)
             if code != MOSQ_ERR_SUCCESS.rawValue { throw .tls("the certificate files were refused (libmosquitto \(code))") }
         }
         // The callbacks find this client through the handle's user data: the handle dies with
         // the client (deinit), and callbacks run only inside this client's own calls.
-        mosquitto_connect_callback_set(handle) { _, userData, code in
+        library.connectCallbackSet(handle) { _, userData, code in
             guard let userData else { return }
             Unmanaged<MQTTClient>.fromOpaque(userData).takeUnretainedValue().connackReceived(code: code)
         }
-        mosquitto_publish_v5_callback_set(handle) { _, userData, messageID, reasonCode, _ in
+        library.publishCallbackSet(handle) { _, userData, messageID, reasonCode, _ in
             guard let userData else { return }
             Unmanaged<MQTTClient>.fromOpaque(userData).takeUnretainedValue().pubackReceived(messageID: messageID, reasonCode: reasonCode)
         }
@@ -259,7 +348,7 @@ public final class MQTTClient {
     private func ended(error: MQTTClientError, nowMs: Int64) {
         if state == .connected { counters.disconnects += 1 }
         // Drops the socket and every queued message: the caller resends from its outbox.
-        _ = mosquitto_reinitialise(handle, configuration.clientID, true, nil)
+        _ = library.reinitialise(handle, configuration.clientID, true, nil)
         let abandoned = inflight
         inflight = 0
         lastError = error
@@ -279,11 +368,11 @@ public final class MQTTClient {
             if case .connecting = state {
                 return .unreachable(host: configuration.host, port: configuration.port, errnoCode: ECONNRESET)
             }
-            return .connectionLost(String(cString: mosquitto_strerror(code)))
+            return .connectionLost(library.message(code))
         case MOSQ_ERR_EAI.rawValue, MOSQ_ERR_LOOKUP.rawValue: return .lookupFailed(host: configuration.host)
-        case MOSQ_ERR_TLS.rawValue, MOSQ_ERR_TLS_HANDSHAKE.rawValue: return .tls(String(cString: mosquitto_strerror(code)))
+        case MOSQ_ERR_TLS.rawValue, MOSQ_ERR_TLS_HANDSHAKE.rawValue: return .tls(library.message(code))
         case MOSQ_ERR_SUCCESS.rawValue: return .connectionLost("the broker closed the connection")
-        default: return Self.libraryError("loop", code)
+        default: return libraryError("loop", code)
         }
     }
 
@@ -299,11 +388,11 @@ public final class MQTTClient {
     }
 
     private func check(_ operation: String, _ code: Int32) throws(MQTTClientError) {
-        if code != MOSQ_ERR_SUCCESS.rawValue { throw Self.libraryError(operation, code) }
+        if code != MOSQ_ERR_SUCCESS.rawValue { throw libraryError(operation, code) }
     }
 
-    private static func libraryError(_ operation: String, _ code: Int32) -> MQTTClientError {
-        .library(operation: operation, code: code, message: String(cString: mosquitto_strerror(code)))
+    private func libraryError(_ operation: String, _ code: Int32) -> MQTTClientError {
+        .library(operation: operation, code: code, message: library.message(code))
     }
 
     private static func checkReadable(_ tls: MQTTTLSFiles?) throws(MQTTClientError) {

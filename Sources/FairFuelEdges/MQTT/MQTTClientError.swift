@@ -22,6 +22,8 @@ public enum MQTTClientError: Error, Sendable, Equatable, CustomStringConvertible
     case connectionLost(String)
     /// A publish while no connection is up: the message stays with the caller.
     case notConnected
+    /// libmosquitto (Debian package libmosquitto1) cannot be loaded.
+    case libraryMissing(String)
     /// Any other libmosquitto failure.
     case library(operation: String, code: Int32, message: String)
 
@@ -39,6 +41,7 @@ public enum MQTTClientError: Error, Sendable, Equatable, CustomStringConvertible
         case let .tls(reason): "TLS with the broker failed: \(reason)"
         case let .connectionLost(reason): "the connection to the broker dropped: \(reason)"
         case .notConnected: "not connected to the broker"
+        case let .libraryMissing(detail): "libmosquitto (Debian package libmosquitto1) is needed for the MQTT uplink: \(detail)"
         case let .library(operation, code, message): "libmosquitto \(operation) failed (\(code)): \(message)"
         }
     }
