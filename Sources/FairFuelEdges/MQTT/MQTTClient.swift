@@ -166,6 +166,7 @@ public final class MQTTClient {
 
     /// Checks the certificate files and makes the handle; connects only on `start`.
     public init(configuration: MQTTClientConfiguration, handlers: Handlers = Handlers()) throws(MQTTClientError) {
+        try Self.checkReadable(configuration.tls)
         let library = try Mosquitto.shared.get()
         guard let handle = library.new(configuration.clientID, true, nil) else {
             throw .library(operation: "new", code: errno, message: String(cString: strerror(errno)))
@@ -174,7 +175,6 @@ public final class MQTTClient {
         self.handle = handle
         self.configuration = configuration
         self.handlers = handlers
-        try Self.checkReadable(configuration.tls)
     }
 
     deinit { library.destroy(handle) }
