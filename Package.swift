@@ -34,6 +34,11 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        // libmosquitto's header only: the library is loaded with dlopen by the MQTT client, so
+        // no pkg-config (its -lmosquitto would map libmosquitto, libssl and libcrypto, 1.9 MB, in every process).
+        .systemLibrary(
+            name: "CMosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
 
         // POSIX calls Swift's Glibc module hides (posix_openpt and friends).
         .target(name: "CPosixShims"),
@@ -52,7 +57,7 @@ let package = Package(
             dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite"]),
         .target(
             name: "FairFuelEdges",
-            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "CSerialPort", "CGPS", "CPosixShims"]),
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "CSerialPort", "CGPS", "CPosixShims", "CMosquitto"]),
         // Synthetic MCU traffic and (later) the virtual MCU: for `fairfuel sim`, tests and benchmarks.
         .target(name: "FairFuelSimulation", dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges"]),
         .target(
@@ -98,7 +103,7 @@ let package = Package(
         // `fairfuel run`, `fairfueld` and `fairfuel sim` as separate processes on real pseudo-terminals.
         .testTarget(
             name: "FairFuelIntegrationTests",
-            dependencies: ["fairfuel", "fairfueld", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation"],
+            dependencies: ["fairfuel", "fairfueld", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation", "FairFuelEdges"],
             resources: [.copy("Fixtures")]),
     ]
 )

@@ -18,6 +18,10 @@ packages=(
   help2man            # fairfuel(1) and fairfueld(8), generated from the commands' --help
   lintian             # the package's check (scripts/build-deb.sh --lintian)
   debootstrap         # the throw-away bookworm root of the install test (scripts/test-deb-install.sh)
+  libmosquitto-dev    # the MQTT uplink's client (libmosquitto, TLS through OpenSSL)
+  mosquitto           # the real broker, started by the tests on loopback
+  mosquitto-clients   # mosquitto_sub: an independent subscriber in the tests
+  openssl             # the TLS test makes its CA, server and client certificates
 )
 
 missing=()

@@ -141,5 +141,6 @@ enum StoreSchema {
         pairing,  // the USB pull's pairing secret (StoreSchema+Pairing.swift)
         continuity,  // resumed sessions and untracked candidates (StoreSchema+Continuity.swift)
         familyBook,  // bills' policy and settlement, assigned trips, the vehicle's uid (StoreSchema+FamilyBook.swift)
+        outbox,  // the MQTT uplink's outbox (StoreSchema+Outbox.swift)
     ]
 }

@@ -17,6 +17,21 @@ public enum StartupCodePages {
     @discardableResult
     public static func release() -> Int {
         guard let executable = executablePath() else { return 0 }
+        return release { $0 == executable[...] }
+    }
+
+    /// Releases the resident code pages of the shared libraries whose file name starts with one
+    /// of `prefixes` (`libcrypto.so`): for libraries whose set-up (a TLS handshake) touches far
+    /// more code than their steady state runs. Returns the bytes of code mapped.
+    @discardableResult
+    public static func release(librariesNamed prefixes: [String]) -> Int {
+        release { path in
+            let name = path.split(separator: "/").last ?? path
+            return prefixes.contains { name.hasPrefix($0) }
+        }
+    }
+
+    private static func release(where matches: (Substring) -> Bool) -> Int {
         guard let maps = fopen("/proc/self/maps", "r") else { return 0 }
         defer { fclose(maps) }
         var released = 0
@@ -24,9 +39,7 @@ public enum StartupCodePages {
         while fgets(&line, Int32(line.count), maps) != nil {
             let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let fields = text.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, fields[1] == "r-xp",
-                fields[5].trimmingSuffix("\n") == executable[...]
-            else { continue }
+            guard fields.count >= 6, fields[1] == "r-xp", matches(fields[5].trimmingSuffix("\n")) else { continue }
             let bounds = fields[0].split(separator: "-")
             guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16),
                 end > start, let address = UnsafeMutableRawPointer(bitPattern: start)
