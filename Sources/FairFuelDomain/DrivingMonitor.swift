@@ -104,9 +104,14 @@ public struct DrivingMonitor: Sendable {
             driver: trip.driver, origin: trip.isOpen ? .restart : .stop, startedAt: nil, stopBeganAt: nil,
             startUTCMs: trip.startUTCMs, stopBeganUTCMs: trip.lastUTCMs, metrics: trip.metrics,
             latitude: trip.latitude, longitude: trip.longitude, lastSpeed: trip.lastSpeed, sessionOpen: trip.isOpen,
-            bridge: nil)
-        // A restart mid-trip finds the engine warm.
-        if trip.isOpen { fuel.reset(coldStartFraction: 0) }
+            bridge: nil, held: trip.held)
+        // A restart mid-trip finds the engine as warm as the trip made it: the warm-up's extra
+        // fuel is spread over its first minutes, and what is left of it still comes.
+        if trip.isOpen {
+            let warmUpMs = Double(max(1, fuel.settings.warmUpMs))
+            let driven = Double(max(0, trip.lastUTCMs - trip.startUTCMs))
+            fuel.reset(coldStartFraction: max(0, 1 - driven / warmUpMs))
+        }
     }
 
     /// The driver whose trip may still go on without a tap, and why; nil when none.
@@ -426,6 +431,7 @@ extension DrivingMonitor {
             meter.resume(TripMetrics(), startedAt: startedAt, at: time)
         }
         meter.absorb(absorbed)
+        meter.absorb(waiting.held)
         trip = meter
         machine.resume(driver: waiting.driver, startedAt: startedAt)
         sessionFuelStart = fuelTotal

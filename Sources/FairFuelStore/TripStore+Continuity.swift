@@ -6,6 +6,9 @@ import FairFuelSQLite
 public struct TripToContinue: Sendable, Equatable {
     public var session: SessionID
     public var trip: InterruptedTrip
+    /// Untracked driving since the stop held for the trip (`trip.held`): removed when the trip
+    /// takes it back (`reopenSession(_:absorbing:)`, `markContinued(_:from:absorbing:)`).
+    public var heldUntracked: [Int64] = []
 }
 
 extension TripStore {
@@ -30,7 +33,7 @@ extension TripStore {
         }
         let points = try TrackChunkStorage.points(of: newest.id, connection: connection)
         let last = points.last
-        let trip: InterruptedTrip
+        var trip: InterruptedTrip
         if newest.reason == nil {
             let metrics = TripMeter.metrics(
                 of: points.lazy.map {
@@ -42,11 +45,6 @@ extension TripStore {
                 driver: driver, isOpen: true, startUTCMs: start, lastUTCMs: lastUTC, latitude: last?.latitude,
                 longitude: last?.longitude, lastSpeed: MetersPerSecond(last?.speedMetersPerSecond ?? 0), metrics: metrics)
         } else if newest.reason == SessionEndReason.departed.rawValue, let stop = newest.stopped ?? newest.end {
-            // Driving since (untracked) means somebody else's trip came between.
-            let untrackedSince = try wrap { () throws(SQLiteError) in
-                try connection.scalarInt("SELECT COUNT(*) FROM untracked_driving WHERE to_utc_ms > ?", .integer(stop)) ?? 0
-            }
-            guard untrackedSince == 0 else { return nil }
             guard let stored = try wrap({ () throws(SQLiteError) in
                 try connection.query("\(StoredSession.selectColumns) WHERE id = ?", .integer(newest.id.rawValue)) { StoredSession(row: $0) }.first
             }) else { return nil }
@@ -65,13 +63,34 @@ extension TripStore {
         } else {
             return nil
         }
-        return TripToContinue(session: newest.id, trip: trip)
+        // Untracked driving stored since the stop: held for the trip when it names this driver
+        // (the service stopped while waiting for their beacon, or wrote GNSS wander of the
+        // parked car); anything else is somebody else's drive, and the trip does not go on.
+        let since = try wrap { () throws(SQLiteError) in
+            try connection.query(
+                "SELECT id, from_utc_ms, to_utc_ms, distance_m, fuel_l, candidate_driver_ids FROM untracked_driving WHERE to_utc_ms > ? ORDER BY id",
+                .integer(trip.lastUTCMs)
+            ) { (id: $0.int64(0), from: $0.int64(1), to: $0.int64(2), distance: $0.double(3), fuel: $0.double(4), candidates: Self.candidateIDs($0.text(5))) }
+        }
+        guard since.allSatisfy({ $0.candidates.contains(driver) }) else {
+            if newest.reason == nil { try endSessionsLeftOpen(only: newest.id) }
+            return nil
+        }
+        for stretch in since {
+            trip.held.distance += Meters(stretch.distance)
+            trip.held.fuel += Liters(stretch.fuel)
+            trip.held.movingMs += max(0, stretch.to - stretch.from)
+        }
+        return TripToContinue(session: newest.id, trip: trip, heldUntracked: since.map(\.id))
     }
 
     /// Takes a session up again after an automatic resumption: an ended one is open again
     /// (its end and totals are written anew when it ends), an open one counts the resumption.
-    public func reopenSession(_ id: SessionID) throws(StoreError) {
+    /// `absorbing`: untracked driving the trip takes back (`TripToContinue.heldUntracked`), removed in
+    /// the same transaction.
+    public func reopenSession(_ id: SessionID, absorbing held: [Int64] = []) throws(StoreError) {
         try write(durable: true) {
+            for stretch in held { try connection.run("DELETE FROM untracked_driving WHERE id = ?", .integer(stretch)) }
             try connection.run(
                 """
                 UPDATE sessions SET end_reason = NULL, end_link_ms = NULL, end_utc_ms = NULL, stopped_utc_ms = NULL,
@@ -83,8 +102,9 @@ extension TripStore {
     }
 
     /// Marks `id` as started without a tap, continuing `previous`'s driver after a park.
-    public func markContinued(_ id: SessionID, from previous: SessionID?) throws(StoreError) {
+    public func markContinued(_ id: SessionID, from previous: SessionID?, absorbing held: [Int64] = []) throws(StoreError) {
         try write(durable: true) {
+            for stretch in held { try connection.run("DELETE FROM untracked_driving WHERE id = ?", .integer(stretch)) }
             try connection.run(
                 "UPDATE sessions SET resumed_count = resumed_count + 1, continued_from = ? WHERE id = ?",
                 .optional(previous?.rawValue), .integer(id.rawValue))

@@ -28,6 +28,8 @@ struct ContinuationCandidate: Sendable, Equatable {
     var sessionOpen: Bool
     /// A restart's drive between the last stored point and the first fix, once measured.
     var bridge: TripMetrics?
+    /// Driving already stored as untracked since the stop, taken back if the trip goes on.
+    var held = TripMetrics()
 
     /// Maps a restart's stored times onto link time; false while UTC is unknown.
     mutating func resolve(with anchor: UTCAnchor) -> Bool {

@@ -17,6 +17,9 @@ public struct InterruptedTrip: Sendable, Equatable {
     public var lastSpeed: MetersPerSecond
     /// What the stored track measured (rebuilt with `TripMeter.metrics(of:)`).
     public var metrics: TripMetrics
+    /// Untracked driving stored since the stop that names this driver as a candidate (the
+    /// service stopped while it waited for their beacon): taken into the trip if it goes on.
+    public var held = TripMetrics()
 
     public init(
         driver: DriverID, isOpen: Bool, startUTCMs: Int64, lastUTCMs: Int64, latitude: Double?, longitude: Double?,

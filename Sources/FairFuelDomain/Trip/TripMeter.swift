@@ -71,6 +71,8 @@ public struct TripMeter: Sendable {
     /// What a stored track measured, read back point by point through a meter (after a
     /// restart): distance and fuel from its running totals, times, top speed and harsh events
     /// from its speeds. Points further apart than `gapMs` are a gap (a tunnel, a lost flush).
+    /// Harsh events are read from 1 Hz gated speeds only between moving points: a lower
+    /// bound of what the live meter counted, never a stop read as a harsh braking.
     public static func metrics<S: Sequence>(
         of track: S, startUTCMs: Int64, thresholds: MotionThresholds, stoppedBelowMetersPerSecond: Double, gapMs: Int64 = 5_000
     ) -> TripMetrics where S.Element == TrackSample {
@@ -81,11 +83,15 @@ public struct TripMeter: Sendable {
         for sample in track {
             let time = LinkMilliseconds(max(sample.utcMs, meter.lastTime?.value ?? sample.utcMs))
             let distance = Meters(max(0, sample.distance.value - (previous?.distance.value ?? 0)))
+            // Stored speeds are gated (0 when the car counted as stopped): a step to or from a
+            // gated 0 is the gate, not an acceleration, and breaks the trace for harsh events.
+            let gated = sample.speed.value < thresholds.jitterSpeedMetersPerSecond
+                || (previous?.speed.value ?? 0) < thresholds.jitterSpeedMetersPerSecond
             let afterGap = previous.map { sample.utcMs - $0.utcMs > gapMs } ?? true
             meter.add(MotionStep(
                 time: time, elapsedMs: previous.map { max(0, sample.utcMs - $0.utcMs) } ?? 0, distance: distance,
                 speed: sample.speed, receiverSpeed: sample.speed, latitude: 0, longitude: 0, afterGap: afterGap,
-                dynamicsMs: sample.utcMs))
+                dynamicsMs: sample.utcMs), breakingDynamics: gated)
             fuel = Liters(max(fuel.value, sample.fuel.value))
             previous = sample
         }
@@ -94,8 +100,8 @@ public struct TripMeter: Sendable {
         return metrics
     }
 
-    /// Adds one motion step.
-    public mutating func add(_ step: MotionStep) {
+    /// Adds one motion step; `breakingDynamics`: its speed says nothing about acceleration.
+    public mutating func add(_ step: MotionStep, breakingDynamics: Bool = false) {
         guard let previousTime = lastTime else { return }
         let elapsed = max(0, step.time.value - previousTime.value)
         // Time since the last step counts by the state the vehicle was in; after a gap
@@ -109,7 +115,7 @@ public struct TripMeter: Sendable {
         }
         metrics.distance += step.distance
         if step.speed > metrics.maximumSpeed { metrics.maximumSpeed = step.speed }
-        if step.afterGap {
+        if step.afterGap || breakingDynamics {
             // The first epoch after a gap or a break (a receiver restart often reports a stale
             // or zero speed) is no reference for the next: dynamics start again after it.
             recent.removeAll()

@@ -92,7 +92,7 @@ public struct Replay {
         var ingest = LinkIngest(monitor: monitor, nmea: nmea)
         let recorder = SessionRecorder(
             store: store, run: run, directory: directory, policy: flushPolicy, fuelScale: vehicle.fuelScale,
-            continuing: resumable?.session)
+            continuing: resumable?.session, holding: resumable?.heldUntracked ?? [])
         var decoder = FrameDecoder(sender: .mcu)
         var lastTime: UInt64 = 0
         let every = progress.map { UInt64($0.everyMs) } ?? .max

@@ -47,12 +47,17 @@ public final class SessionRecorder {
     /// each session that ends by departure.
     public private(set) var continuationSession: SessionID?
 
-    /// `continuing`: the session of the trip handed to the domain with `DrivingMonitor.offer`.
+    /// Untracked driving held for the start-up trip: removed from the store when the trip takes it back.
+    private var heldUntracked: [Int64] = []
+
+    /// `continuing`: the session of the trip handed to the domain with `DrivingMonitor.offer`;
+    /// `holding`: the untracked driving it would take back.
     public init(
         store: TripStore, run: Int64, directory: DriverDirectory, policy: TripPointFlushPolicy, fuelScale: Double = 1,
-        continuing: SessionID? = nil
+        continuing: SessionID? = nil, holding held: [Int64] = []
     ) {
         continuationSession = continuing
+        heldUntracked = held
         self.fuelScale = fuelScale
         self.store = store
         self.run = run
@@ -86,18 +91,20 @@ public final class SessionRecorder {
             let name = directory.name(of: driver) ?? "driver \(driver.rawValue)"
             openSession = nil
             continuationSession = nil
+            heldUntracked = []
             pendingStart = (driver, name, at)
             retryPending()
         case let .sessionResumed(resumption):
             flush()
             sessionsResumed += 1
             if resumption.continuing, let id = continuationSession {
+                let held = heldUntracked
                 if let index = pendingEnds.firstIndex(where: { $0.session == id }) {
                     // Its end never reached the store: it is still open there.
                     pendingEnds.remove(at: index)
-                    attempt { try store.markContinued(id, from: nil) }
+                    attempt { try store.markContinued(id, from: nil, absorbing: held) }
                 } else {
-                    attempt { try store.reopenSession(id) }
+                    attempt { try store.reopenSession(id, absorbing: held) }
                 }
                 openSession = id
             } else {
@@ -107,11 +114,12 @@ public final class SessionRecorder {
                 pendingStart = (resumption.driver, name, resumption.at)
                 retryPending()
                 if let id = openSession {
-                    let previous = continuationSession
-                    attempt { try store.markContinued(id, from: previous) }
+                    let previous = continuationSession, held = heldUntracked
+                    attempt { try store.markContinued(id, from: previous, absorbing: held) }
                 }
             }
             continuationSession = nil
+            heldUntracked = []
         case .interruptedTripEnded:
             if let id = continuationSession {
                 attempt { try store.endSessionsLeftOpen(only: id) }
@@ -152,6 +160,7 @@ public final class SessionRecorder {
                 retryPending()
             }
             continuationSession = record.reason == .departed ? openSession : nil
+            heldUntracked = []
             openSession = nil
         case let .untrackedDriving(chunk):
             guard let from = utc.utc(chunk.from), let to = utc.utc(chunk.to) else { return }

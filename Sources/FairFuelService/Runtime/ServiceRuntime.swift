@@ -112,7 +112,7 @@ public final class ServiceRuntime {
         ingest = LinkIngest(monitor: monitor, nmea: options.board.nmeaConfiguration)
         recorder = SessionRecorder(
             store: store, run: run, directory: directory, policy: options.board.flushPolicy, fuelScale: vehicle.fuelScale,
-            continuing: resumable?.session)
+            continuing: resumable?.session, holding: resumable?.heldUntracked ?? [])
         tracker = CommandTracker(capacity: options.board.link.transmitQueueFrames)
         ring = ByteRing(capacity: options.board.link.receiveRingBytes)
         scratch = [UInt8](repeating: 0, count: options.board.link.receiveRingBytes)
