@@ -139,5 +139,6 @@ enum StoreSchema {
         // Removable drivers and driver URIs (StoreSchema+Provisioning.swift).
         provisioning,
         pairing,  // the USB pull's pairing secret (StoreSchema+Pairing.swift)
+        losses,  // what a full disk cost, per kind (StoreSchema+Losses.swift)
     ]
 }

@@ -158,8 +158,9 @@ extension TripStore {
         return open.map(\.0)
     }
 
+    /// Records driving with no driver, synced (it is split between the drivers like a session).
     public func addUntracked(fromUTCMs: Int64, toUTCMs: Int64, distanceMeters: Double, fuelLiters: Double, fuelScale: Double = 1) throws(StoreError) {
-        try write {
+        try write(durable: true) {
             try connection.run(
                 "INSERT INTO untracked_driving (from_utc_ms, to_utc_ms, distance_m, fuel_l, fuel_scale) VALUES (?, ?, ?, ?, ?)",
                 .integer(fromUTCMs), .integer(toUTCMs), .real(distanceMeters), .real(fuelLiters), .real(fuelScale))

@@ -59,6 +59,8 @@ struct RunCommand: ParsableCommand {
                 }
             }
         })
+        // Something was not kept (a full disk): the log said what; the exit status says so too.
+        if let lost = runtime.shutdownLosses, !lost.isEmpty { throw ExitCode(75) }
     }
 
     private func loadBoard() throws -> BoardProfile {

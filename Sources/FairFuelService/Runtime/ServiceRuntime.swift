@@ -73,6 +73,10 @@ public final class ServiceRuntime {
     private var reconnects = 0
     private var stopRequested = false
     public private(set) var feedbackSent: [FeedbackSignal] = []
+    /// What earlier runs could not keep (the store's `store_losses` at start-up).
+    private var lostBefore = StoreLosses()
+    /// What this run could not keep, set at shutdown; nil until then.
+    public private(set) var shutdownLosses: StoreLosses?
 
     public init(options: Options) throws {
         self.options = options
@@ -80,7 +84,8 @@ public final class ServiceRuntime {
         var configuration = StoreConfiguration()
         configuration.retention = RetentionPolicy(
             diskBudgetBytes: options.board.store.diskBudgetBytes, tripPointMaxAgeDays: options.board.store.tripPointMaxAgeDays,
-            eventLogMaxRows: options.board.store.eventLogMaxRows)
+            eventLogMaxRows: options.board.store.eventLogMaxRows, diskReserveBytes: options.board.store.diskReserveBytes)
+        configuration.retention.walLimitBytes = options.board.store.walLimitBytes
         configuration.pageCacheKiB = options.board.store.pageCacheKiB
         configuration.log = { level, message in
             switch level {
@@ -105,7 +110,11 @@ public final class ServiceRuntime {
         let vehicle = try store.vehicle()
         let monitor = DrivingMonitor(configuration: options.board.monitorConfiguration, directory: directory, fuel: try FuelSetup.estimator(for: vehicle))
         ingest = LinkIngest(monitor: monitor, nmea: options.board.nmeaConfiguration)
-        recorder = SessionRecorder(store: store, run: run, directory: directory, policy: options.board.flushPolicy, fuelScale: vehicle.fuelScale)
+        recorder = SessionRecorder(
+            store: store, run: run, directory: directory, policy: options.board.flushPolicy, fuelScale: vehicle.fuelScale,
+            pendingRecordsMax: options.board.store.pendingRecordsMax)
+        recorder.logger = logger
+        lostBefore = (try? store.losses()) ?? StoreLosses()
         tracker = CommandTracker(capacity: options.board.link.transmitQueueFrames)
         ring = ByteRing(capacity: options.board.link.receiveRingBytes)
         scratch = [UInt8](repeating: 0, count: options.board.link.receiveRingBytes)
@@ -172,6 +181,8 @@ public final class ServiceRuntime {
                 // The one use of the host clock in domain time: a quiet or unplugged link still
                 // lets time pass (a session can end during an unplug); see LinkClock.
                 ingest.tick(at: linkClock.extrapolate(hostMs: after)) { output in record(output, at: after) }
+                // Space may have come back: records held for a full disk go in without a restart.
+                if recorder.isBehind { recorder.flush() }
             }
             control?.service(nowMs: after.value) { request in answer(request) }
             provisioningTick(at: after)
@@ -226,10 +237,17 @@ public final class ServiceRuntime {
         try? options.notifier.stopping()
         let now = clock.now
         ingest.finish(at: linkClock.extrapolate(hostMs: now)) { output in record(output, at: now) }
-        recorder.flush()
+        let (lost, saved) = recorder.finish()
+        shutdownLosses = lost
         connection?.close()
         connection = nil
-        logger.info("service stopped: \(recorder.pointsWritten) trip points written, store flushed")
+        if lost.isEmpty {
+            logger.info("service stopped: \(recorder.pointsWritten) trip points written, store flushed")
+        } else {
+            // Never "flushed" when something was not kept: say exactly what, and whether it is counted in the store.
+            logger.error("service stopped: \(recorder.pointsWritten) trip points written; the store could not keep \(lost)"
+                + (saved ? " (counted in the store: fairfuel status)" : "; the store could not even count this: the disk is full"))
+        }
     }
 
     // MARK: Link
@@ -491,6 +509,10 @@ public final class ServiceRuntime {
         var info = stat()
         json.add("store_bytes", stat(options.storePath, &info) == 0 ? Int64(info.st_size) : nil)
         json.add("trip_points_written", recorder.pointsWritten)
+        json.add("store_refusing_writes", recorder.storeRefusing)
+        json.add("store_pending_records", recorder.pendingRecordCount)
+        json.addRaw("store_lost", json: (lostBefore + recorder.losses).jsonObject)
+        json.add("store_lost_unsaved", recorder.unsavedLosses.recordsThatMatter + recorder.unsavedLosses.tripPoints + recorder.unsavedLosses.events)
         return json.string
     }
 }
