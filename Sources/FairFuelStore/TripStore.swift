@@ -48,6 +48,8 @@ public final class TripStore {
         }
         countingVFS = counting
         chunkBuffer.reserveCapacity(2 * TrackChunkCodec.maximumBlobBytes)
+        // The store holds the pairing secret and every trip: owner and group only (0640), WAL and SHM alike.
+        if !readOnly { SQLiteDatabaseFiles(path: path).createIfMissing(mode: 0o640) }
         do {
             connection = try SQLiteConnection(path: path, mode: readOnly ? .readOnly : .readWrite, vfs: vfsName)
             connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMs)

@@ -1,5 +1,9 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `fairfuel`: the dongle's single executable.
 @main
 struct FairFuelCommand: ParsableCommand {
@@ -32,6 +36,12 @@ struct FairFuelCommand: ParsableCommand {
             FamilyCommand.self,
             USBServeCommand.self,
         ])
+
+    /// Files are never world-readable, whatever started the process (systemd sets the same umask).
+    static func main() {
+        _ = umask(0o027)
+        main(nil)
+    }
 }
 
 /// An error whose message is shown to the user as is, with a non-zero exit.

@@ -316,7 +316,11 @@ func readTextFile(_ path: String) throws -> String {
 /// Writes `text` to `path` through a temporary file and a rename, so a failure never leaves half a file.
 func writeTextFile(_ path: String, _ text: String) throws {
     let temporary = path + ".tmp"
-    guard let file = fopen(temporary, "wb") else { throw UserFacingError("cannot write \(path): \(String(cString: strerror(errno)))") }
+    // Owner only: a bundle names the family's tags and beacons.
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard descriptor >= 0, let file = fdopen(descriptor, "wb") else {
+        throw UserFacingError("cannot write \(path): \(String(cString: strerror(errno)))")
+    }
     let bytes = Array(text.utf8)
     let written = fwrite(bytes, 1, bytes.count, file)
     let closed = fclose(file)

@@ -37,10 +37,20 @@ struct RunCommand: ParsableCommand {
         }
         SignalWatcher.ignoreBrokenPipe()
         let logger = StandardErrorLog.logger(minimumLevel: verbose ? .debug : .info)
+        let storePath = store.path ?? environment("FAIRFUEL_DB") ?? profile.store.path
+        // One service per store and port, decided before anything is touched.
+        let lock: InstanceLock
+        do {
+            lock = try InstanceLock(storePath: storePath, portPath: port ?? profile.link.port)
+        } catch {
+            logger.error("cannot start: \(error)")
+            throw UserFacingError("cannot start: \(error)")
+        }
+        defer { withExtendedLifetime(lock) {} }
         let runtime: ServiceRuntime
         do {
             runtime = try ServiceRuntime(options: .init(
-                board: profile, storePath: store.path ?? environment("FAIRFUEL_DB") ?? profile.store.path,
+                board: profile, storePath: storePath,
                 port: port, controlSocketPath: controlSocket, logger: logger,
                 notifier: SystemdNotifier.fromProcessEnvironment()))
         } catch {

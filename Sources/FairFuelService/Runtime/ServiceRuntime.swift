@@ -132,6 +132,8 @@ public final class ServiceRuntime {
                     path: path, mode: mode_t(options.board.control.socketMode), group: options.board.control.group,
                     maximumClients: options.board.control.maxClients)
             } catch {
+                // Another live service answers there: two services must not share a socket.
+                if error.inUseByPID != nil || error.errnoCode == EADDRINUSE { throw error }
                 logger.warning("\(error); running without a control socket")
             }
         }
@@ -256,6 +258,11 @@ public final class ServiceRuntime {
         do {
             var opened: String?
             let connection = try SerialOpener.open(path: options.port, baud: options.baud) { opened = $0 }
+            if let held = InstanceLock.lockPort(descriptor: connection.fileDescriptor, path: options.port) {
+                // Another service reads this MCU: never share its frames; try again later.
+                connection.close()
+                throw held
+            }
             self.connection = connection
             logger.notice(opened ?? "opened \(options.port)")
             try? options.notifier.status("MCU link up on \(options.port)")
