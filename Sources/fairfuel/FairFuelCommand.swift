@@ -37,10 +37,17 @@ struct FairFuelCommand: ParsableCommand {
             USBServeCommand.self,
         ])
 
-    /// Files are never world-readable, whatever started the process (systemd sets the same umask).
+    /// Files are never world-readable, whatever started the process (systemd sets the same umask);
+    /// a command that fails removes a store it created (ArgumentParser's `main`, plus that).
     static func main() {
         _ = umask(0o027)
-        main(nil)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            FreshStore.removeAfterFailure()
+            exit(withError: error)
+        }
     }
 }
 
