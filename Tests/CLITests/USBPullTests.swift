@@ -142,6 +142,14 @@ import TestSupport
         #expect(csv.split(separator: "\r\n").count == store.count + 1)
         let splits = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/splits.json"))) as! [[String: Any]]
         #expect(splits.reduce(0) { $0 + ($1["share_minor"] as! Int) } == 7250, "shares sum to the bill")
+        // Pulled files hold where the family drove: owner only, whatever the umask.
+        let pulledFiles = FileManager.default.enumerator(atPath: out)!.compactMap { $0 as? String }
+        #expect(pulledFiles.count >= 6)
+        for file in pulledFiles {
+            var info = stat()
+            guard stat(out + "/" + file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            #expect(info.st_mode & 0o777 == 0o600, "\(file): \(String(info.st_mode & 0o777, radix: 8))")
+        }
 
         // The family view of this one car: Alice owes the whole bill.
         let family = try FairFuelExecutable.run(["family", out, "--json"])
