@@ -29,6 +29,7 @@ import TestSupport
         Case(arguments: ["refuel", "--liters", "40", "--cost", "10", "--odometer-km", "-3"], says: "'-3' is out of range: 0 to 2000000 km"),
         Case(arguments: ["refuel", "--liters", "40", "--cost", "10", "--station", "A\u{202E}B"], says: "U+202E"),
         Case(arguments: ["refuel", "remove", "999"], says: "no refuel with id 999"),
+        Case(arguments: ["trips", "--since", "1999-12-31"], says: "--since: '1999-12-31' is out of range: years 2000 to 2100"),
         Case(arguments: ["provision", "driver", "add", ""], says: "must not be empty (1 to 64 characters)"),
         Case(arguments: ["provision", "driver", "add", String(repeating: "x", count: 100_000)], says: "is too long: at most 64 characters"),
         Case(arguments: ["provision", "driver", "add", "Ann\nBen"], says: "contains a control character (U+000A)"),
