@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <errno.h>
+#include <sys/socket.h>
 
 int fairfuel_open_pty(char *path, size_t path_size) {
     int fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -17,4 +18,14 @@ int fairfuel_open_pty(char *path, size_t path_size) {
         return -1;
     }
     return fd;
+}
+
+int fairfuel_peer_credentials(int fd, int *pid, unsigned int *uid, unsigned int *gid) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *pid = credentials.pid;
+    *uid = credentials.uid;
+    *gid = credentials.gid;
+    return 0;
 }

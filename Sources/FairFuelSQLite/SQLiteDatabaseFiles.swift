@@ -38,6 +38,26 @@ public struct SQLiteDatabaseFiles: Sendable, Equatable {
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
+    /// Creates the database file empty with `mode` when it does not exist, before SQLite opens
+    /// it: SQLite gives its WAL and shared-memory files the database's mode. An existing file
+    /// that others may read or write is brought down to `mode`'s bits. False when it cannot.
+    @discardableResult
+    public func createIfMissing(mode: mode_t) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { return false }
+        defer { _ = close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return true }
+        if info.st_mode & 0o777 & ~mode != 0 { _ = fchmod(descriptor, info.st_mode & 0o777 & mode) }
+        for companion in [walPath, sharedMemoryPath] {
+            var companionInfo = stat()
+            if stat(companion, &companionInfo) == 0, companionInfo.st_mode & 0o777 & ~mode != 0 {
+                _ = chmod(companion, companionInfo.st_mode & 0o777 & mode)
+            }
+        }
+        return true
+    }
+
     /// Allocates the reserve file (`fallocate`: blocks are claimed, nothing is written).
     /// Returns false, leaving no file, when the space is not there.
     public func createReserve(bytes: Int64) -> Bool {

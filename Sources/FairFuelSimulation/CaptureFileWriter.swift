@@ -16,15 +16,19 @@ public final class CaptureFileWriter {
     private var buffer: [UInt8] = []
     private let capacity = 64 * 1024
 
-    /// Creates (or truncates) `path`; `-` is standard output.
+    /// Creates (or truncates) `path` readable by its owner only (captures, exports and pulled files
+    /// hold positions); `-` is standard output.
     public init(path: String) throws(FileError) {
         self.path = path
         if path == Self.standardOutput {
             descriptor = STDOUT_FILENO
             ownsDescriptor = false
         } else {
-            descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw FileError(path: path, operation: "create", errnoCode: errno) }
+            // An existing file keeps its mode through O_TRUNC: tighten a regular one too.
+            var info = stat()
+            if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o077 != 0 { _ = fchmod(descriptor, 0o600) }
             ownsDescriptor = true
         }
         buffer.reserveCapacity(capacity + 1_024)

@@ -18,6 +18,8 @@ public struct RetentionPolicy: Sendable, Equatable {
     /// Space held in a reserve file beside the database and given up when the disk fills, so
     /// that the store can still checkpoint, thin old tracks and give pages back; 0 for none.
     public var diskReserveBytes: Int64
+    /// The WAL's size limit in bytes (the board's `wal_limit_bytes`); nil: derived from the budget.
+    public var walLimitBytes: Int64?
 
     /// The Pi Zero 2 W defaults: 2 GiB, 400 days, 20 000 events.
     public init(diskBudgetBytes: Int64 = 2_147_483_648, tripPointMaxAgeDays: Int = 400, eventLogMaxRows: Int = 20_000,
@@ -33,8 +35,8 @@ public struct RetentionPolicy: Sendable, Equatable {
         self.diskReserveBytes = diskReserveBytes
     }
 
-    /// Bytes the WAL may keep between checkpoints: 4 MiB, or a sixteenth of a small budget (at least 256 KiB).
-    public var walAllowanceBytes: Int64 { max(256 * 1024, min(4 * 1024 * 1024, diskBudgetBytes / 16)) }
+    /// Bytes the WAL may keep between checkpoints: `walLimitBytes`, else 4 MiB, or a sixteenth of a small budget (at least 256 KiB).
+    public var walAllowanceBytes: Int64 { walLimitBytes.map { max(64 * 1024, $0) } ?? max(256 * 1024, min(4 * 1024 * 1024, diskBudgetBytes / 16)) }
 
     /// The reserve file's size: `diskReserveBytes`, at most a sixteenth of the budget.
     public var reserveBytes: Int64 { max(0, min(diskReserveBytes, diskBudgetBytes / 16)) }

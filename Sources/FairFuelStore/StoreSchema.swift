@@ -142,5 +142,6 @@ enum StoreSchema {
         continuity,  // resumed sessions and untracked candidates (StoreSchema+Continuity.swift)
         familyBook,  // bills' policy and settlement, assigned trips, the vehicle's uid (StoreSchema+FamilyBook.swift)
         outbox,  // the MQTT uplink's outbox (StoreSchema+Outbox.swift)
+        losses,  // what a full disk cost, per kind (StoreSchema+Losses.swift)
     ]
 }

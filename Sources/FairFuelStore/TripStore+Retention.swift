@@ -103,10 +103,11 @@ extension TripStore {
     /// Makes room after a write failed on a full disk: gives up the reserve file (so that SQLite
     /// can checkpoint and start the WAL over) and thins the oldest tracks (new writes reuse the
     /// pages they free without growing the file; no vacuum, which would hand them back).
+    /// Without `releasingReserve` (a trip point write) the reserve stays for sessions.
     /// Returns the sessions thinned.
     @discardableResult
-    public func relieveDiskPressure() -> Int {
-        if SQLiteDatabaseFiles(path: path).releaseReserve() {
+    public func relieveDiskPressure(releasingReserve: Bool = true) -> Int {
+        if releasingReserve, SQLiteDatabaseFiles(path: path).releaseReserve() {
             log(.error, "the disk holding \(path) is full: released the \(configuration.retention.reserveBytes)-byte reserve")
         }
         _ = try? connection.checkpoint(.passive)

@@ -175,7 +175,8 @@ extension TripStore {
         fromUTCMs: Int64, toUTCMs: Int64, distanceMeters: Double, fuelLiters: Double, fuelScale: Double = 1,
         candidates: [DriverID] = []
     ) throws(StoreError) {
-        try write {
+        // Synced: it is split between the drivers like a session.
+        try write(durable: true) {
             let last = try connection.query(
                 "SELECT id, from_utc_ms, to_utc_ms, fuel_scale, candidate_driver_ids FROM untracked_driving ORDER BY to_utc_ms DESC, id DESC LIMIT 1"
             ) { ($0.int64(0), $0.int64(1), $0.int64(2), $0.double(3), $0.text(4)) }.first

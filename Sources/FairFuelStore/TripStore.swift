@@ -48,6 +48,8 @@ public final class TripStore {
         }
         countingVFS = counting
         chunkBuffer.reserveCapacity(2 * TrackChunkCodec.maximumBlobBytes)
+        // The store holds the pairing secret and every trip: owner and group only (0640), WAL and SHM alike.
+        if !readOnly { SQLiteDatabaseFiles(path: path).createIfMissing(mode: 0o640) }
         do {
             connection = try SQLiteConnection(path: path, mode: readOnly ? .readOnly : .readWrite, vfs: vfsName)
             connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMs)
@@ -114,7 +116,7 @@ public final class TripStore {
     /// (every commit is, under `.syncEveryCommit`).
     ///
     /// A full disk is met by `relieveDiskPressure()` and one retry (on the first refusal of a run
-    /// of them, then every 60th, so that a long episode neither floods the log nor thins the
+    /// of them, then every 60th, or while a durable write still has the reserve to spend, so that a long episode neither floods the log nor thins the
     /// whole history); otherwise the error is `.diskFull`, the transaction is rolled back and
     /// the store stays usable.
     @discardableResult
@@ -125,9 +127,11 @@ public final class TripStore {
             return result
         } catch let error where error.isDiskFull {
             diskFullStreak += 1
-            guard diskFullStreak % 60 == 1 else { throw .diskFull(path: path, operation: "write") }
+            // A durable write (a record that matters) may spend the reserve; trip points only thin old tracks.
+            let reserveHeld = durable && SQLiteDatabaseFiles.size(of: SQLiteDatabaseFiles(path: path).reservePath) != nil
+            guard diskFullStreak % 60 == 1 || reserveHeld else { throw .diskFull(path: path, operation: "write") }
             log(.warning, "the disk holding \(path) is full (\(diskFullStreak) write(s) refused); making room and retrying")
-            relieveDiskPressure()
+            relieveDiskPressure(releasingReserve: durable)
             do {
                 let result = try writeOnce(durable: durable, body)
                 diskFullStreak = 0

@@ -1,5 +1,9 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `fairfuel`: the dongle's single executable.
 @main
 struct FairFuelCommand: ParsableCommand {
@@ -32,6 +36,19 @@ struct FairFuelCommand: ParsableCommand {
             FamilyCommand.self,
             USBServeCommand.self,
         ])
+
+    /// Files are never world-readable, whatever started the process (systemd sets the same umask);
+    /// a command that fails removes a store it created (ArgumentParser's `main`, plus that).
+    static func main() {
+        _ = umask(0o027)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            FreshStore.removeAfterFailure()
+            exit(withError: error)
+        }
+    }
 }
 
 /// An error whose message is shown to the user as is, with a non-zero exit.

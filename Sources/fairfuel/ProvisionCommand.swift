@@ -35,13 +35,13 @@ struct ProvisionCommand: ParsableCommand {
                     or mac:AA:BB:CC:DD:EE:FF (a static random address; add /public for a public one).
                     """)
 
-            @Argument(help: "The driver's name.")
+            @Argument(help: "The driver's name (1 to 64 characters).", transform: CheckedArgument.name)
             var name: String
             @Option(name: .customLong("tag"), help: "A tag the driver taps (repeatable).")
             var tags: [String] = []
             @Option(name: .customLong("beacon"), help: "A beacon the driver carries (repeatable).")
             var beacons: [String] = []
-            @Option(help: "Phone or e-mail, for the family's records.")
+            @Option(help: "Phone or e-mail, for the family's records.", transform: CheckedArgument.text)
             var contact: String?
             @OptionGroup var store: StoreOptions
             @OptionGroup var control: ControlOptions
@@ -97,7 +97,7 @@ struct ProvisionCommand: ParsableCommand {
         struct Rename: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Rename a driver; trips already recorded keep the old name.")
             @Argument(help: "The driver's name now.") var name: String
-            @Argument(help: "The new name.") var newName: String
+            @Argument(help: "The new name (1 to 64 characters).", transform: CheckedArgument.name) var newName: String
             @OptionGroup var store: StoreOptions
             @OptionGroup var control: ControlOptions
 
@@ -317,7 +317,11 @@ func readTextFile(_ path: String) throws -> String {
 /// Writes `text` to `path` through a temporary file and a rename, so a failure never leaves half a file.
 func writeTextFile(_ path: String, _ text: String) throws {
     let temporary = path + ".tmp"
-    guard let file = fopen(temporary, "wb") else { throw UserFacingError("cannot write \(path): \(String(cString: strerror(errno)))") }
+    // Owner only: a bundle names the family's tags and beacons.
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard descriptor >= 0, let file = fdopen(descriptor, "wb") else {
+        throw UserFacingError("cannot write \(path): \(String(cString: strerror(errno)))")
+    }
     let bytes = Array(text.utf8)
     let written = fwrite(bytes, 1, bytes.count, file)
     let closed = fclose(file)

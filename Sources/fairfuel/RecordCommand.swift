@@ -30,7 +30,7 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "The capture file to write.")
     var out: String
 
-    @Option(help: "Stop after this many seconds.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (up to a year).", transform: CheckedArgument.simulatedSeconds)
     var seconds: Double?
 
     @Flag(help: "Send HELLO_REQ at the start (recorded as a tx line).")

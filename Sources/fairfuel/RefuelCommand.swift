@@ -16,25 +16,25 @@ struct RefuelCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record a refuel (the default): now and a full tank unless told otherwise.")
 
-        @Option(help: "When (ISO 8601; without a zone, UTC), e.g. 2026-11-20T18:05+01:00; default now.")
+        @Option(help: "When (ISO 8601; without a zone, UTC), e.g. 2026-11-20T18:05+01:00; default now.", transform: CheckedArgument.date)
         var at: String?
-        @Option(help: "Litres put in the tank.")
+        @Option(parsing: .unconditional, help: "Litres put in the tank (0.1 to 500).", transform: CheckedArgument.liters)
         var liters: Double?
-        @Option(help: "US gallons put in the tank (instead of --liters).")
+        @Option(parsing: .unconditional, help: "US gallons put in the tank (instead of --liters).", transform: CheckedArgument.gallons)
         var gallons: Double?
-        @Option(help: "What it cost, e.g. 64.90, in the vehicle's currency.")
+        @Option(parsing: .unconditional, help: "What it cost, e.g. 64.90, in the vehicle's currency (0 to 100000).", transform: CheckedArgument.cost)
         var cost: String
         @Flag(help: "The tank was not filled to the top.")
         var partial = false
-        @Option(name: .customLong("odometer-km"), help: "The odometer reading, km.")
+        @Option(name: .customLong("odometer-km"), parsing: .unconditional, help: "The odometer reading, km.", transform: CheckedArgument.odometerKilometers)
         var odometerKilometers: Double?
-        @Option(name: .customLong("odometer-mi"), help: "The odometer reading, miles.")
+        @Option(name: .customLong("odometer-mi"), parsing: .unconditional, help: "The odometer reading, miles.", transform: CheckedArgument.odometerMiles)
         var odometerMiles: Double?
         @Option(help: "petrol, diesel or lpg (must be the vehicle's).")
         var fuel: String?
-        @Option(help: "Where, e.g. 'Total, Rue de Rivoli'.")
+        @Option(help: "Where, e.g. 'Total, Rue de Rivoli'.", transform: CheckedArgument.text)
         var station: String?
-        @Option(help: "A free note.")
+        @Option(help: "A free note.", transform: CheckedArgument.text)
         var note: String?
         @Flag(help: "Go ahead even when a settled bill would move (it is kept as it was).")
         var force = false

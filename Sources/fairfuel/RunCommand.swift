@@ -22,12 +22,15 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         // The daemon's body is shared with `fairfueld` (ServiceDaemon, FairFuelService).
+        let status: Int32
         do {
-            _ = try ServiceDaemon.run(ServiceDaemonOptions(
+            status = try ServiceDaemon.run(ServiceDaemonOptions(
                 boardPath: board, port: port, controlSocketPath: controlSocket,
                 storePath: store.path, verbose: verbose))
         } catch {
             throw UserFacingError("\(error)")
         }
+        // 75: something was not kept (a full disk); the log said what.
+        if status != 0 { throw ExitCode(status) }
     }
 }

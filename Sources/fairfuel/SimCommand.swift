@@ -24,10 +24,10 @@ struct SimCommand: ParsableCommand {
     @Argument(help: "The scenario file (see scenarios/README.md).")
     var scenario: String
 
-    @Option(help: "Simulated seconds per real second (600: ten simulated minutes a second).")
+    @Option(parsing: .unconditional, help: "Simulated seconds per real second (600: ten simulated minutes a second).", transform: CheckedArgument.simulationSpeed)
     var speed: Double = 1
 
-    @Option(help: "Speed while nothing happens (parked, GNSS off, nothing scripted for 30 simulated seconds).")
+    @Option(parsing: .unconditional, help: "Speed while nothing happens (parked, GNSS off, nothing scripted for 30 simulated seconds).", transform: CheckedArgument.simulationSpeed)
     var idleSpeed: Double?
 
     @Option(help: "The stable path to open: a symbolic link to the current pseudo-terminal.")
@@ -39,7 +39,8 @@ struct SimCommand: ParsableCommand {
     @Flag(help: "Start simulated time at once instead of when the host opens the port.")
     var noWait = false
 
-    @Option(help: "Stop after this many simulated seconds instead of at the scenario's end.")
+    // inf, nan, 1e400 or -5 would trap in the conversion to milliseconds: plain decimals within a year only.
+    @Option(parsing: .unconditional, help: "Stop after this many simulated seconds instead of at the scenario's end (up to a year).", transform: CheckedArgument.simulatedSeconds)
     var seconds: Double?
 
     @Flag(help: "Print the path and the summary only, not every event.")

@@ -34,6 +34,25 @@ struct StatusCommand: ParsableCommand {
         let answer = try control.ask("status").trimmingTrailingNewline
         // The text is read from the JSON, so the two never disagree; anything unreadable is shown as it came.
         print(json ? answer : StatusText.text(answer).map(\.trimmingTrailingNewline) ?? answer)
+        // The JSON stays on standard output as it was; a person also gets what a full disk cost.
+        if !json, let warning = Self.storeWarning(answer) { StandardErrorLog.write(Array("warning: \(warning)\n".utf8)) }
+    }
+
+    /// "the store is refusing writes ..." / "the store could not keep: session_end 2, ..."; nil when all is well.
+    static func storeWarning(_ answer: String) -> String? {
+        var parts: [String] = []
+        if answer.contains("\"store_refusing_writes\":true") {
+            parts.append("the store is refusing writes (disk full?); records wait in memory")
+        }
+        if let start = answer.firstRange(of: "\"store_lost\":{"), let end = answer[start.upperBound...].firstIndex(of: "}") {
+            let lost = answer[start.upperBound..<end].split(separator: ",").compactMap { pair -> String? in
+                let fields = pair.split(separator: ":")
+                guard fields.count == 2, let count = Int(fields[1]), count > 0 else { return nil }
+                return "\(fields[0].filter { $0 != "\"" }) \(count)"
+            }
+            if !lost.isEmpty { parts.append("the store could not keep: " + lost.joined(separator: ", ")) }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 }
 

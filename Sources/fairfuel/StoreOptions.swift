@@ -1,6 +1,11 @@
 import ArgumentParser
 import FairFuelService
+import FairFuelSQLite
 import FairFuelStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `--db PATH` for every command that touches the store.
 struct StoreOptions: ParsableArguments {
@@ -13,10 +18,14 @@ struct StoreOptions: ParsableArguments {
         return BoardProfile.piZero2W.store.path
     }
 
-    /// Opens the store for writing, with a clear error on failure.
+    /// Opens the store for writing, with a clear error on failure. A store this opens at a new
+    /// path is removed again if the command then fails (`FreshStore`): a failing command creates nothing.
     func open() throws -> TripStore {
         do {
-            return try TripStore(path: resolvedPath)
+            let isNew = access(resolvedPath, F_OK) != 0
+            let store = try TripStore(path: resolvedPath)
+            if isNew { FreshStore.created(resolvedPath) }
+            return store
         } catch {
             throw UserFacingError("cannot open the store \(resolvedPath): \(error)")
         }

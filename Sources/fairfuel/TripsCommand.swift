@@ -60,7 +60,9 @@ struct TripsCommand: ParsableCommand {
 
         func bound(_ text: String?, option: String, endOfDay: Bool) throws -> Int64? {
             guard let text else { return nil }
-            do { return try ISO8601.rangeBound(text, endOfDay: endOfDay) } catch { throw ValidationError("\(option): \(error)") }
+            let bound: Int64
+            do { bound = try ISO8601.rangeBound(text, endOfDay: endOfDay) } catch { throw ValidationError("\(option): \(error)") }
+            do { return try ArgumentValidation.inYears(bound, text: text, argument: option) } catch { throw ValidationError("\(error)") }
         }
     }
 

@@ -20,7 +20,7 @@ struct VehicleCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change the vehicle profile; unnamed fields stay as they are.")
-        @Option(help: "A name for the car.") var name: String?
+        @Option(help: "A name for the car.", transform: CheckedArgument.name) var name: String?
         @Option(name: .customLong("l-per-100km"), help: "Rated combined consumption, L/100 km.") var litersPer100km: Double?
         @Option(name: .customLong("mass-kg"), help: "Mass with a driver, kg.") var massKilograms: Double?
         @Option(name: .customLong("idle-l-per-h"), help: "Fuel burnt idling, L/h.") var idleLitersPerHour: Double?

@@ -69,7 +69,7 @@ import TestSupport
             (["refuel", "--at", "yesterday", "--liters", "40", "--cost", "70", "--db", db], "not an ISO 8601 date-time"),
             (["refuel", "--at", "2026-11-20T09:00Z", "--liters", "40", "--cost", "70.999", "--db", db], "more than 2 decimals"),
             (["refuel", "--at", "2026-11-20T09:00Z", "--liters", "400", "--cost", "70", "--db", db], "more than the 55.0 L tank"),
-            (["refuel", "--at", "2026-11-20T09:00Z", "--liters=-3", "--cost", "70", "--db", db], "--liters must be more than 0"),
+            (["refuel", "--at", "2026-11-20T09:00Z", "--liters=-3", "--cost", "70", "--db", db], "'-3' is out of range: 0.1 to 500 L"),
             (["replay", "/no/such.ffcap", "--db", db], "cannot read capture /no/such.ffcap"),
         ]
         for (arguments, message) in cases {

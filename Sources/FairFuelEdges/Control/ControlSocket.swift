@@ -1,3 +1,5 @@
+import CPosixShims
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +9,14 @@ public struct ControlSocketError: Error, Sendable, Equatable, CustomStringConver
     public var path: String
     public var operation: String
     public var errnoCode: Int32
-    public var description: String { "control socket \(path): cannot \(operation): \(String(cString: strerror(errnoCode)))" }
+    /// A live service answers at `path` already (its pid when the kernel says).
+    public var inUseByPID: Int32?
+    public var description: String {
+        if errnoCode == EADDRINUSE {
+            return "control socket \(path): another service answers there\(inUseByPID.map { " (pid \($0))" } ?? ""); not taken over"
+        }
+        return "control socket \(path): cannot \(operation): \(String(cString: strerror(errnoCode)))"
+    }
 }
 
 /// The service's control socket: a Unix stream socket serving one request line per
@@ -20,6 +29,13 @@ public struct ControlSocketError: Error, Sendable, Equatable, CustomStringConver
 ///
 /// Clients are few (the CLI); each has a fixed request buffer, and the server
 /// never blocks: the service loop polls `pollDescriptors` and calls `service`.
+///
+/// Hostile or stuck clients cannot starve it: a request must arrive within
+/// `readDeadlineMs` and an answer leave within `writeDeadlineMs`; the last slot is kept for
+/// `status` and `session end` (and either is answered at once, slot or not, when it is
+/// already complete on arrival); a peer that is not root, this process's user or a member
+/// of the socket's group is refused (SO_PEERCRED). The socket is only created where nothing
+/// is, or over a stale socket of this user that no service answers on (checked by connecting).
 public final class ControlSocketServer {
     public let path: String
     public let listener: Int32
@@ -32,7 +48,23 @@ public final class ControlSocketServer {
         var openedAtMs: Int64
         /// Set once the request was deferred: the answer comes through `complete`.
         var ticket: ControlTicket?
+        /// In the slot kept for `status` and `session end`: nothing else is served there.
+        var priorityOnly = false
     }
+
+    /// A request must be complete this long after the connection, in milliseconds.
+    public static let readDeadlineMs: Int64 = 1_000
+    /// The slot kept for priority requests is held this long at most, in milliseconds.
+    public static let priorityReadDeadlineMs: Int64 = 250
+    /// An answer must be written within this, in milliseconds (a client that does not read loses it).
+    public static let writeDeadlineMs: Int32 = 1_000
+    /// Requests served even when every slot is taken.
+    public static func isPriority(_ request: String) -> Bool { request == "status" || request == "session end" }
+
+    /// Group whose members may connect (with root and this process's user); nil: only those two.
+    private let allowedGroup: gid_t?
+    /// Clients refused for their credentials.
+    public private(set) var refusedPeers: UInt64 = 0
 
     /// What a handler returns to answer later.
     public static let deferred = "\u{0}deferred"
@@ -47,13 +79,21 @@ public final class ControlSocketServer {
     private var clients: [Client] = []
     public private(set) var refusedClients: UInt64 = 0
 
-    /// Binds `path` (replacing a stale socket file) with `mode`, and the group named `group` when it exists.
-    public init(path: String, mode: mode_t = 0o660, group: String? = nil, maximumClients: Int = 4) throws(ControlSocketError) {
+    /// Binds `path` with `mode`, and the group named `group` when it exists. Only a stale socket
+    /// of ours is replaced; anything else at `path` (a file, a live service's socket) is left
+    /// alone and the error says why.
+    public init(path: String, mode: mode_t = 0o660, group: String? = nil, maximumClients: Int = 16) throws(ControlSocketError) {
         self.path = path
-        self.maximumClients = maximumClients
+        self.maximumClients = max(2, maximumClients)
+        allowedGroup = group.flatMap { getgrnam($0) }.map { $0.pointee.gr_gid }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw ControlSocketError(path: path, operation: "create", errnoCode: errno) }
-        unlink(path)
+        do throws(ControlSocketError) {
+            try Self.clearStaleSocket(at: path)
+        } catch {
+            close(fd)
+            throw error
+        }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -73,8 +113,11 @@ public final class ControlSocketServer {
             throw ControlSocketError(path: path, operation: "bind", errnoCode: code)
         }
         chmod(path, mode)
-        if let group, let entry = getgrnam(group) { _ = chown(path, uid_t.max, entry.pointee.gr_gid) }
-        guard listen(fd, 8) == 0 else {
+        if let gid = allowedGroup { _ = chown(path, uid_t.max, gid) }
+        var boundFile = stat()
+        if lstat(path, &boundFile) == 0 { boundInode = boundFile.st_ino }
+        // Room in the backlog for a burst of clients beyond the slots (each is answered or refused at once).
+        guard listen(fd, 64) == 0 else {
             let code = errno
             close(fd)
             throw ControlSocketError(path: path, operation: "listen", errnoCode: code)
@@ -86,27 +129,105 @@ public final class ControlSocketServer {
     deinit {
         for client in clients { close(client.descriptor) }
         close(listener)
+        // Only our own socket: the path may have been replaced since (never unlink someone else's file).
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_ino == boundInode { unlink(path) }
+    }
+
+    /// The inode of the socket file we bound, to recognise it at exit.
+    private var boundInode: ino_t = 0
+
+    /// Removes `path` only when it is a socket of this user that nobody answers on; nothing there is fine.
+    static func clearStaleSocket(at path: String) throws(ControlSocketError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw ControlSocketError(path: path, operation: "bind (something that is not a socket is there; not removed)", errnoCode: EEXIST)
+        }
+        guard info.st_uid == geteuid() || geteuid() == 0 else {
+            throw ControlSocketError(path: path, operation: "bind (another user's socket is there; not removed)", errnoCode: EEXIST)
+        }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { throw ControlSocketError(path: path, operation: "create", errnoCode: errno) }
+        defer { close(probe) }
+        if ControlSocketClient.connect(probe, path: path) {
+            var pid: Int32 = 0, uid: UInt32 = 0, gid: UInt32 = 0
+            let known = fairfuel_peer_credentials(probe, &pid, &uid, &gid) == 0
+            throw ControlSocketError(path: path, operation: "bind", errnoCode: EADDRINUSE, inUseByPID: known ? pid : nil)
+        }
+        guard errno == ECONNREFUSED else { throw ControlSocketError(path: path, operation: "probe the socket there", errnoCode: errno) }
         unlink(path)
+    }
+
+    /// Whether the peer of `fd` may talk to the service: root, this process's user, or the socket's group.
+    private func peerAllowed(_ fd: Int32) -> Bool {
+        var pid: Int32 = 0, uid: UInt32 = 0, gid: UInt32 = 0
+        guard fairfuel_peer_credentials(fd, &pid, &uid, &gid) == 0 else { return false }
+        if uid == 0 || uid == geteuid() { return true }
+        guard let group = allowedGroup else { return false }
+        if gid == group { return true }
+        // Supplementary groups: the peer's user's membership as the system lists it.
+        guard let user = getpwuid(uid) else { return false }
+        var count: Int32 = 64
+        var groups = [gid_t](repeating: 0, count: 64)
+        guard getgrouplist(user.pointee.pw_name, gid, &groups, &count) >= 0 else { return false }
+        return groups.prefix(Int(count)).contains(group)
     }
 
     /// The listener and every client, for the service's poll set.
     public var pollDescriptors: [Int32] { [listener] + clients.map(\.descriptor) }
 
-    /// Accepts new clients and answers complete requests with `handle`; drops clients idle past `timeoutMs`.
-    public func service(nowMs: Int64, timeoutMs: Int64 = 5_000, handle: (String) -> String) {
-        while true {
+    /// Accepts new clients and answers complete requests with `handle`; drops clients whose
+    /// request is not complete `timeoutMs` after they connected.
+    public func service(nowMs: Int64, timeoutMs: Int64 = ControlSocketServer.readDeadlineMs, handle: (String) -> String) {
+        var accepted = 0
+        var waitsLeft = 4
+        while accepted < 4 * maximumClients {
             let fd = accept(listener, nil, nil)
             if fd < 0 { break }
+            accepted += 1
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            if clients.count >= maximumClients {
-                refusedClients += 1
-                let busy = Array("error: busy\n".utf8)
-                _ = busy.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard peerAllowed(fd) else {
+                refusedPeers += 1
+                writeAll(fd, Array("error: permission denied (root, the service's user or its group only)\n".utf8))
                 close(fd)
                 continue
             }
-            clients.append(Client(descriptor: fd, request: [], openedAtMs: nowMs, ticket: nil))
+            // The CLI sends its line right after connecting: most requests are complete already.
+            var request = [UInt8](repeating: 0, count: 512)
+            var count = request.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 && clients.count >= maximumClients - 1 && waitsLeft > 0 {
+                // Only the kept slot is left: give a CLI that has just connected 20 ms to send its
+                // line (at most a few times a pass, so that a flood cannot stall the loop).
+                waitsLeft -= 1
+                var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&descriptor, 1, 20) > 0 { count = request.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
+            }
+            request.removeLast(512 - max(0, count))
+            if let newline = request.firstIndex(of: 0x0A), clients.count >= maximumClients - 1 {
+                // No ordinary slot: a complete status or session end is answered now, anything else is busy.
+                let line = String(decoding: request[..<newline], as: UTF8.self)
+                if Self.isPriority(line) {
+                    currentTicket = ControlTicket(rawValue: nextTicket)
+                    nextTicket += 1
+                    writeAll(fd, Array(handle(line).utf8))
+                } else {
+                    refusedClients += 1
+                    writeAll(fd, Array("error: busy\n".utf8))
+                }
+                close(fd)
+                continue
+            }
+            if clients.count < maximumClients - 1 {
+                clients.append(Client(descriptor: fd, request: request, openedAtMs: nowMs, ticket: nil))
+            } else if clients.count < maximumClients && !clients.contains(where: \.priorityOnly) {
+                clients.append(Client(descriptor: fd, request: request, openedAtMs: nowMs, ticket: nil, priorityOnly: true))
+            } else {
+                refusedClients += 1
+                writeAll(fd, Array("error: busy\n".utf8))
+                close(fd)
+            }
         }
         var index = 0
         while index < clients.count {
@@ -144,6 +265,13 @@ public final class ControlSocketServer {
             let request = clients[index].request
             if let newline = request.firstIndex(of: 0x0A) {
                 let line = String(decoding: request[..<newline], as: UTF8.self)
+                if clients[index].priorityOnly && !Self.isPriority(line) {
+                    refusedClients += 1
+                    writeAll(clients[index].descriptor, Array("error: busy (only status and session end now)\n".utf8))
+                    close(clients[index].descriptor)
+                    clients.remove(at: index)
+                    continue
+                }
                 currentTicket = ControlTicket(rawValue: nextTicket)
                 nextTicket += 1
                 let answer = handle(line)
@@ -153,7 +281,7 @@ public final class ControlSocketServer {
                     writeAll(clients[index].descriptor, Array(answer.utf8))
                     finished = true
                 }
-            } else if nowMs - clients[index].openedAtMs > timeoutMs {
+            } else if nowMs - clients[index].openedAtMs > (clients[index].priorityOnly ? min(timeoutMs, Self.priorityReadDeadlineMs) : timeoutMs) {
                 finished = true
             }
             if finished {
@@ -196,17 +324,18 @@ public final class ControlSocketServer {
         return false
     }
 
+    /// Writes `bytes`, waiting at most `writeDeadlineMs` in all for a client that does not read.
     private func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
-        var attempts = 0
-        while offset < bytes.count && attempts < 1_000 {
+        var waitedMs: Int32 = 0
+        while offset < bytes.count && waitedMs < Self.writeDeadlineMs {
             let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
             if sent > 0 {
                 offset += sent
             } else if sent < 0 && (errno == EAGAIN || errno == EINTR) {
                 var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&descriptor, 1, 100)
-                attempts += 1
+                _ = poll(&descriptor, 1, 50)
+                waitedMs += 50
             } else {
                 return
             }
@@ -227,17 +356,7 @@ public enum ControlSocketClient {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else { return nil }
+        guard connect(fd, path: path) else { return nil }
         let line = Array((request + "\n").utf8)
         _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var answer: [UInt8] = []
@@ -250,5 +369,23 @@ public enum ControlSocketClient {
             answer += buffer[0..<count]
         }
         return String(decoding: answer, as: UTF8.self)
+    }
+
+    /// Connects `fd` to the socket at `path`; false (errno set) when nobody answers there.
+    static func connect(_ fd: Int32, path: String) -> Bool {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            errno = ENAMETOOLONG
+            return false
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        return connected == 0
     }
 }

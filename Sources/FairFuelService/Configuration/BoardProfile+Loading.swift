@@ -141,6 +141,9 @@ extension BoardProfile: TOMLProfile {
                 .integer("trip_point_max_age_days", \.store.tripPointMaxAgeDays, 1...36_500, "days"),
                 .integer("event_log_max_rows", \.store.eventLogMaxRows, 100...10_000_000, "rows"),
                 .integer("page_cache_kib", \.store.pageCacheKiB, 64...1_048_576, "KiB"),
+                .integer("wal_limit_bytes", \.store.walLimitBytes, 65_536...1_073_741_824, "bytes"),
+                .integer("disk_reserve_bytes", \.store.diskReserveBytes, 0...1_073_741_824, "bytes"),
+                .integer("pending_records_max", \.store.pendingRecordsMax, 8...65_536, "records"),
             ]),
         .init(
             "control",
@@ -148,7 +151,7 @@ extension BoardProfile: TOMLProfile {
                 .string("socket_path", \.control.socketPath, .absolutePath),
                 .string("group", \.control.group, .accountName),
                 .integer("socket_mode", \.control.socketMode, 0...0o777, "permission bits, written like 0o660"),
-                .integer("max_clients", \.control.maxClients, 1...64, "clients"),
+                .integer("max_clients", \.control.maxClients, 2...64, "clients"),
             ]),
         .init(
             "usb_pull",

@@ -42,7 +42,7 @@ extension BoardProfile {
             socketPath: "/run/fairfuel/control.sock",
             group: "fairfuel",
             socketMode: 0o660,
-            maxClients: 4),
+            maxClients: 16),
         usbPull: USBPull(
             enabled: true,
             port: "/dev/ttyGS0",

@@ -98,6 +98,13 @@ public struct BoardProfile: Sendable, Equatable {
         public var eventLogMaxRows: Int
         /// Most memory SQLite's page cache may hold, in KiB (`PRAGMA cache_size = -N`).
         public var pageCacheKiB: Int
+        /// Largest WAL between checkpoints, in bytes (`wal_autocheckpoint`, `journal_size_limit`).
+        public var walLimitBytes: Int64 = 4_194_304
+        /// Space held in a reserve file beside the store for sessions when the disk fills, in bytes.
+        public var diskReserveBytes: Int64 = 1_048_576
+        /// Session starts and ends and untracked records held in memory while the store refuses
+        /// writes; past it each further one is counted lost (never silently dropped).
+        public var pendingRecordsMax: Int = 64
     }
 
     /// `[control]`: the local control socket used by the `fairfuel` CLI.

@@ -14,6 +14,12 @@ public struct TripPointFlushPolicy: Sendable, Equatable {
 
 /// Writes what the domain reports into the store: sessions at once and durably,
 /// trip points in batches from a fixed-capacity buffer.
+///
+/// When the store refuses writes (a full disk), session starts and ends and untracked
+/// driving wait in memory, at most `pendingRecordsMax` of them, and go in as soon as a write
+/// succeeds again; buffered trip points are thinned (every other one) first. Whatever could
+/// not be kept is counted per kind in `losses`, logged once per episode and added to the
+/// store's `store_losses` as soon as it accepts a write: never dropped silently.
 public final class SessionRecorder {
     public let store: TripStore
     public let run: Int64
@@ -32,15 +38,30 @@ public final class SessionRecorder {
     public private(set) var sessionsEnded = 0
     public private(set) var pointsWritten = 0
     /// Trip points dropped because the buffer was full while the store refused writes.
-    public private(set) var pointsDropped = 0
+    public var pointsDropped: Int { losses.tripPoints }
+    /// What could not be kept since this recorder started, per kind.
+    public private(set) var losses = StoreLosses()
+    /// The part of `losses` not yet added to the store's counters.
+    public private(set) var unsavedLosses = StoreLosses()
+    /// Most session starts, ends and untracked records held while the store refuses writes.
+    public let pendingRecordsMax: Int
+    /// Where the recorder says that the store refuses writes, what it lost, and that it caught up.
+    public var logger: Logger = .disabled
+    /// The store refused the last write (a full disk, most likely); cleared by the next success.
+    public private(set) var storeRefusing = false
+    private var lossLoggedThisEpisode = false
+    private var episodeHadLoss = false
+    private var episodeSaved = false
+    /// Untracked driving the store refused, oldest first; retried with the session ends.
+    private var pendingUntracked: [(fromUTCMs: Int64, toUTCMs: Int64, distanceMeters: Double, fuelLiters: Double, candidates: [DriverID])] = []
     /// A session start the store refused (a full disk); retried before every write. Its trip
     /// points wait in the buffer under session 0 until it goes in.
     private var pendingStart: (driver: DriverID, name: String, at: LinkMilliseconds)?
     /// Session ends the store refused, oldest first; retried before every write. A nil session
     /// never got its start in: it is opened first (its points are lost, its summary is not).
     private var pendingEnds: [(session: SessionID?, start: (driver: DriverID, name: String, at: LinkMilliseconds)?, record: SessionRecord, anchor: UTCAnchor)] = []
-    /// Session ends given up because more than 8 were waiting for the store.
-    public private(set) var sessionsLost = 0
+    /// Session ends given up because `pendingRecordsMax` records were already waiting for the store.
+    public var sessionsLost: Int { losses.sessionEnds }
     /// Sessions taken up again without a tap (continuity rules), reopened or new.
     public private(set) var sessionsResumed = 0
     /// The session a continuation would reopen: the store's last trip at start-up, then
@@ -54,10 +75,11 @@ public final class SessionRecorder {
     /// `holding`: the untracked driving it would take back.
     public init(
         store: TripStore, run: Int64, directory: DriverDirectory, policy: TripPointFlushPolicy, fuelScale: Double = 1,
-        continuing: SessionID? = nil, holding held: [Int64] = []
+        pendingRecordsMax: Int = 64, continuing: SessionID? = nil, holding held: [Int64] = []
     ) {
         continuationSession = continuing
         heldUntracked = held
+        self.pendingRecordsMax = max(1, pendingRecordsMax)
         self.fuelScale = fuelScale
         self.store = store
         self.run = run
@@ -65,7 +87,15 @@ public final class SessionRecorder {
         self.policy = policy
         buffer = []
         buffer.reserveCapacity(policy.flushPoints)
+        pendingEnds.reserveCapacity(self.pendingRecordsMax)
+        pendingUntracked.reserveCapacity(self.pendingRecordsMax)
     }
+
+    /// Session starts, ends and untracked records waiting for the store.
+    public var pendingRecordCount: Int { pendingEnds.count + pendingUntracked.count + (pendingStart == nil ? 0 : 1) }
+
+    /// Whether records wait for the store (the service retries every tick until they are in).
+    public var isBehind: Bool { pendingRecordCount > 0 || !unsavedLosses.isEmpty }
 
     public func update(directory: DriverDirectory) { self.directory = directory }
 
@@ -130,9 +160,9 @@ public final class SessionRecorder {
             if buffer.count >= policy.flushPoints {
                 flush()
                 if buffer.count >= policy.flushPoints {
-                    // The store is refusing writes: keep the newest, fixed buffer, count the loss.
-                    buffer.removeFirst()
-                    pointsDropped += 1
+                    // The store is refusing writes: thin the fixed buffer (the track keeps its
+                    // shape at half the rate), count the loss.
+                    lose(.tripPoint, thinBuffer())
                 }
             }
             buffer.append(StoredTripPoint(
@@ -148,14 +178,16 @@ public final class SessionRecorder {
             sessionsEnded += 1
             if openSession != nil || pendingStart != nil {
                 if pendingStart != nil {
-                    pointsDropped += buffer.count { $0.session == SessionID(0) }
+                    lose(.tripPoint, buffer.count { $0.session == SessionID(0) })
                     buffer.removeAll { $0.session == SessionID(0) }
                 }
-                if pendingEnds.count >= 8 {
-                    pendingEnds.removeFirst()
-                    sessionsLost += 1
+                if pendingEnds.count + pendingUntracked.count >= pendingRecordsMax {
+                    // The queue is at its bound: this one is counted, the ones waiting keep their turn.
+                    if pendingStart != nil { lose(.sessionStart, 1) }
+                    lose(.sessionEnd, 1)
+                } else {
+                    pendingEnds.append((openSession, pendingStart, record, utc))
                 }
-                pendingEnds.append((openSession, pendingStart, record, utc))
                 pendingStart = nil
                 retryPending()
             }
@@ -164,14 +196,18 @@ public final class SessionRecorder {
             openSession = nil
         case let .untrackedDriving(chunk):
             guard let from = utc.utc(chunk.from), let to = utc.utc(chunk.to) else { return }
-            attempt {
-                try store.addUntracked(
-                    fromUTCMs: from.millisecondsSinceEpoch, toUTCMs: to.millisecondsSinceEpoch,
-                    distanceMeters: chunk.distance.value, fuelLiters: chunk.fuel.value, fuelScale: fuelScale,
-                    candidates: chunk.candidates.isEmpty ? [] : chunk.candidates.drivers)
+            if pendingUntracked.count + pendingEnds.count >= pendingRecordsMax {
+                lose(.untracked, 1)
+            } else {
+                pendingUntracked.append((
+                    from.millisecondsSinceEpoch, to.millisecondsSinceEpoch, chunk.distance.value, chunk.fuel.value,
+                    chunk.candidates.isEmpty ? [] : chunk.candidates.drivers))
             }
+            retryPending()
         case let .unknownTag(uid, at):
-            attempt { try store.logEvent(kind: "unknown_tag", detail: uid.description, utcMs: utc.utc(at)?.millisecondsSinceEpoch) }
+            if !attempt({ try store.logEvent(kind: "unknown_tag", detail: uid.description, utcMs: utc.utc(at)?.millisecondsSinceEpoch) }) {
+                lose(.event, 1)
+            }
         case .feedback, .transition:
             break
         }
@@ -180,6 +216,7 @@ public final class SessionRecorder {
     /// Writes the buffered trip points (after any session start or end the store refused before).
     public func flush() {
         retryPending()
+        saveLosses()
         guard !buffer.isEmpty, pendingStart == nil else { return }
         var written = false
         attempt {
@@ -206,6 +243,7 @@ public final class SessionRecorder {
             openSession = id
             for index in buffer.indices where buffer[index].session == SessionID(0) { buffer[index].session = id }
         }
+        defer { if storeRefusing == false && pendingRecordCount == 0 { endEpisode() } }
         while let end = pendingEnds.first {
             var done = false
             attempt {
@@ -222,14 +260,108 @@ public final class SessionRecorder {
             guard done else { return }
             pendingEnds.removeFirst()
         }
+        while let untracked = pendingUntracked.first {
+            let done = attempt {
+                try store.addUntracked(
+                    fromUTCMs: untracked.fromUTCMs, toUTCMs: untracked.toUTCMs,
+                    distanceMeters: untracked.distanceMeters, fuelLiters: untracked.fuelLiters, fuelScale: fuelScale,
+                    candidates: untracked.candidates)
+            }
+            guard done else { return }
+            pendingUntracked.removeFirst()
+        }
     }
 
-    private func attempt(_ body: () throws -> Void) {
+    /// Last try at shutdown: writes what waits (spending the reserve), counts what still cannot
+    /// go in as lost, and saves the counters if the store takes them. Returns everything lost
+    /// since start-up and whether it is all in the store's counters.
+    public func finish() -> (lost: StoreLosses, saved: Bool) {
+        flush()
+        if isBehind || !buffer.isEmpty {
+            store.relieveDiskPressure()
+            flush()
+        }
+        if pendingStart != nil {
+            // Its end never came (the service stops while it was open): the start is what is lost.
+            lose(.sessionStart, 1)
+            lose(.tripPoint, buffer.count { $0.session == SessionID(0) })
+            buffer.removeAll { $0.session == SessionID(0) }
+            pendingStart = nil
+        }
+        for end in pendingEnds {
+            if end.session == nil && end.start != nil { lose(.sessionStart, 1) }
+            lose(.sessionEnd, 1)
+        }
+        pendingEnds.removeAll()
+        lose(.untracked, pendingUntracked.count)
+        pendingUntracked.removeAll()
+        lose(.tripPoint, buffer.count)
+        buffer.removeAll(keepingCapacity: true)
+        saveLosses()
+        return (losses, unsavedLosses.isEmpty)
+    }
+
+    /// Counts `count` records of `kind` lost; the first loss of an episode is logged at once.
+    private func lose(_ kind: StoreLossKind, _ count: Int) {
+        guard count > 0 else { return }
+        losses[kind] += count
+        unsavedLosses[kind] += count
+        episodeHadLoss = true
+        if !lossLoggedThisEpisode {
+            lossLoggedThisEpisode = true
+            logger.error("store refusing writes: lost \(count) \(kind.label)(s) "
+                + "(\(pendingRecordCount) record(s) held, at most \(pendingRecordsMax)); counted in `fairfuel status`")
+        }
+    }
+
+    /// Drops every other buffered point (the first and last stay); returns how many went.
+    private func thinBuffer() -> Int {
+        guard buffer.count > 2 else { return 0 }
+        var kept = 1
+        for index in 1..<buffer.count where index % 2 == 0 || index == buffer.count - 1 {
+            buffer[kept] = buffer[index]
+            kept += 1
+        }
+        let removed = buffer.count - kept
+        buffer.removeLast(removed)
+        return removed
+    }
+
+    /// Adds the unsaved losses to the store's counters when it takes writes again.
+    private func saveLosses() {
+        guard !unsavedLosses.isEmpty else { return }
+        let saving = unsavedLosses
+        if attempt({ try store.addLosses(saving, newEpisode: !episodeSaved) }) {
+            unsavedLosses = StoreLosses()
+            episodeSaved = true
+        }
+    }
+
+    private func endEpisode() {
+        guard lossLoggedThisEpisode || episodeHadLoss else { return }
+        saveLosses()
+        guard unsavedLosses.isEmpty else { return }
+        logger.notice("store writable again: caught up; lost since start-up: \(losses)")
+        lossLoggedThisEpisode = false
+        episodeHadLoss = false
+        episodeSaved = false
+    }
+
+    @discardableResult
+    private func attempt(_ body: () throws -> Void) -> Bool {
         do {
             try body()
+            if storeRefusing { logger.notice("store accepts writes again; catching up \(pendingRecordCount) record(s)") }
+            storeRefusing = false
+            return true
         } catch {
             errorCount += 1
             if firstError == nil { firstError = error as? StoreError ?? .invalid("\(error)") }
+            if !storeRefusing {
+                storeRefusing = true
+                logger.warning("store refusing writes (\(error)); holding sessions in memory (at most \(pendingRecordsMax)), thinning buffered points")
+            }
+            return false
         }
     }
 }

@@ -105,6 +105,8 @@ public struct ProvisioningBundle: Sendable, Equatable {
             throw ProvisioningTextError("line \(table.line(of: key) ?? table.line): unknown driver key '\(key)' (name, contact, uuid, tags, beacons)")
         }
         guard let name = table["name"]?.stringValue, !name.isEmpty else { throw ProvisioningTextError("\(where_): a driver needs a name") }
+        // A bundle is typed input too: the CLI's rules for names (ArgumentValidation).
+        do { _ = try ArgumentValidation.name(name, argument: "name") } catch { throw ProvisioningTextError("\(where_): driver \(error)") }
         var driver = Driver(name: name, contact: table["contact"]?.stringValue)
         if let text = table["uuid"]?.stringValue {
             guard let uuid = UUID128(text) else { throw ProvisioningTextError("driver \(name): uuid '\(text)' is not 8-4-4-4-12 hex") }

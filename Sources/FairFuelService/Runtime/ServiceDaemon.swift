@@ -36,6 +36,8 @@ public struct ServiceDaemonError: Error, Sendable, Equatable, CustomStringConver
 public enum ServiceDaemon {
     /// Runs the service until SIGTERM or SIGINT; returns the exit status (0 after a clean stop).
     public static func run(_ options: ServiceDaemonOptions) throws(ServiceDaemonError) -> Int32 {
+        // Files are never world-readable, whatever started the process (systemd sets the same).
+        _ = umask(0o027)
         let profile = try loadBoard(path: options.boardPath)
         // Signals are blocked before any thread starts, then read from a signalfd in the loop.
         let signals: SignalWatcher
@@ -46,10 +48,20 @@ public enum ServiceDaemon {
         }
         SignalWatcher.ignoreBrokenPipe()
         let logger = StandardErrorLog.logger(minimumLevel: options.verbose ? .debug : .info)
+        let store = storePath(options.storePath, profile: profile)
+        // One service per store and port, decided before anything is touched.
+        let lock: InstanceLock
+        do {
+            lock = try InstanceLock(storePath: store, portPath: options.port ?? profile.link.port)
+        } catch {
+            logger.error("cannot start: \(error)")
+            throw ServiceDaemonError("cannot start: \(error)")
+        }
+        defer { withExtendedLifetime(lock) {} }
         let runtime: ServiceRuntime
         do {
             runtime = try ServiceRuntime(options: .init(
-                board: profile, storePath: storePath(options.storePath, profile: profile),
+                board: profile, storePath: store,
                 port: options.port, controlSocketPath: options.controlSocketPath, logger: logger,
                 notifier: SystemdNotifier.fromProcessEnvironment()))
         } catch {
@@ -68,6 +80,8 @@ public enum ServiceDaemon {
                 }
             }
         })
+        // Something was not kept (a full disk): the log said what; the exit status says so too.
+        if let lost = runtime.shutdownLosses, !lost.isEmpty { return 75 }
         return 0
     }
 

@@ -34,6 +34,8 @@ extension ServiceRuntime {
         guard numbers.count == wanted, !name.isEmpty, numbers.allSatisfy({ (1...255).contains($0) }) else {
             return "error: usage: \(words[0]) TIMEOUT_S\(wanted == 2 ? " HOLD_S" : "") DRIVER (seconds 1 to 255)\n"
         }
+        // The same rules as the CLI's (ArgumentValidation): a request line is typed input too.
+        do { _ = try ArgumentValidation.name(name, argument: "DRIVER") } catch { return "error: \(error)\n" }
         let driver: DriverRecord
         do {
             driver = try store.requireDriver(named: name)

@@ -75,6 +75,10 @@ public final class ServiceRuntime {
     /// The vehicle profile the fuel estimate runs on (reloaded with the provisioning).
     private var vehicle: VehicleProfile
     public private(set) var feedbackSent: [FeedbackSignal] = []
+    /// What earlier runs could not keep (the store's `store_losses` at start-up).
+    private var lostBefore = StoreLosses()
+    /// What this run could not keep, set at shutdown; nil until then.
+    public private(set) var shutdownLosses: StoreLosses?
 
     public init(options: Options) throws {
         self.options = options
@@ -82,7 +86,8 @@ public final class ServiceRuntime {
         var configuration = StoreConfiguration()
         configuration.retention = RetentionPolicy(
             diskBudgetBytes: options.board.store.diskBudgetBytes, tripPointMaxAgeDays: options.board.store.tripPointMaxAgeDays,
-            eventLogMaxRows: options.board.store.eventLogMaxRows)
+            eventLogMaxRows: options.board.store.eventLogMaxRows, diskReserveBytes: options.board.store.diskReserveBytes)
+        configuration.retention.walLimitBytes = options.board.store.walLimitBytes
         configuration.pageCacheKiB = options.board.store.pageCacheKiB
         configuration.log = { level, message in
             switch level {
@@ -112,7 +117,10 @@ public final class ServiceRuntime {
         ingest = LinkIngest(monitor: monitor, nmea: options.board.nmeaConfiguration)
         recorder = SessionRecorder(
             store: store, run: run, directory: directory, policy: options.board.flushPolicy, fuelScale: vehicle.fuelScale,
-            continuing: resumable?.session, holding: resumable?.heldUntracked ?? [])
+            pendingRecordsMax: options.board.store.pendingRecordsMax, continuing: resumable?.session,
+            holding: resumable?.heldUntracked ?? [])
+        recorder.logger = logger
+        lostBefore = (try? store.losses()) ?? StoreLosses()
         tracker = CommandTracker(capacity: options.board.link.transmitQueueFrames)
         ring = ByteRing(capacity: options.board.link.receiveRingBytes)
         scratch = [UInt8](repeating: 0, count: options.board.link.receiveRingBytes)
@@ -135,6 +143,8 @@ public final class ServiceRuntime {
                     path: path, mode: mode_t(options.board.control.socketMode), group: options.board.control.group,
                     maximumClients: options.board.control.maxClients)
             } catch {
+                // Another live service answers there: two services must not share a socket.
+                if error.inUseByPID != nil || error.errnoCode == EADDRINUSE { throw error }
                 logger.warning("\(error); running without a control socket")
             }
         }
@@ -184,6 +194,8 @@ public final class ServiceRuntime {
                 // The one use of the host clock in domain time: a quiet or unplugged link still
                 // lets time pass (a session can end during an unplug); see LinkClock.
                 ingest.tick(at: linkClock.extrapolate(hostMs: after)) { output in record(output, at: after) }
+                // Space may have come back: records held for a full disk go in without a restart.
+                if recorder.isBehind { recorder.flush() }
             }
             control?.service(nowMs: after.value) { request in answer(request) }
             provisioningTick(at: after)
@@ -258,10 +270,17 @@ public final class ServiceRuntime {
         try? options.notifier.stopping()
         let now = clock.now
         ingest.finish(at: linkClock.extrapolate(hostMs: now)) { output in record(output, at: now) }
-        recorder.flush()
+        let (lost, saved) = recorder.finish()
+        shutdownLosses = lost
         connection?.close()
         connection = nil
-        logger.info("service stopped: \(recorder.pointsWritten) trip points written, store flushed")
+        if lost.isEmpty {
+            logger.info("service stopped: \(recorder.pointsWritten) trip points written, store flushed")
+        } else {
+            // Never "flushed" when something was not kept: say exactly what, and whether it is counted in the store.
+            logger.error("service stopped: \(recorder.pointsWritten) trip points written; the store could not keep \(lost)"
+                + (saved ? " (counted in the store: fairfuel status)" : "; the store could not even count this: the disk is full"))
+        }
     }
 
     // MARK: Link
@@ -270,6 +289,11 @@ public final class ServiceRuntime {
         do {
             var opened: String?
             let connection = try SerialOpener.open(path: options.port, baud: options.baud) { opened = $0 }
+            if let held = InstanceLock.lockPort(descriptor: connection.fileDescriptor, path: options.port) {
+                // Another service reads this MCU: never share its frames; try again later.
+                connection.close()
+                throw held
+            }
             self.connection = connection
             logger.notice(opened ?? "opened \(options.port)")
             try? options.notifier.status("MCU link up on \(options.port)")
@@ -539,6 +563,10 @@ public final class ServiceRuntime {
         var info = stat()
         json.add("store_bytes", stat(options.storePath, &info) == 0 ? Int64(info.st_size) : nil)
         json.add("trip_points_written", recorder.pointsWritten)
+        json.add("store_refusing_writes", recorder.storeRefusing)
+        json.add("store_pending_records", recorder.pendingRecordCount)
+        json.addRaw("store_lost", json: (lostBefore + recorder.losses).jsonObject)
+        json.add("store_lost_unsaved", recorder.unsavedLosses.recordsThatMatter + recorder.unsavedLosses.tripPoints + recorder.unsavedLosses.events)
         return json.string
     }
 }

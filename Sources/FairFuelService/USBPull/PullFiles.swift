@@ -30,7 +30,7 @@ enum PullFiles {
 
     /// Appends `text` and syncs it: the journal line of a finished trip must survive an unplug.
     static func appendDurably(_ path: String, _ text: String) throws(PullClientError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .file("cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         let bytes = Array(text.utf8)

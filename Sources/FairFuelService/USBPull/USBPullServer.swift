@@ -29,6 +29,8 @@ public final class USBPullServer {
     public private(set) var noiseCount = 0
     public private(set) var rejectedCount = 0
     public private(set) var pagesServed = 0
+    /// One line per kind of garbage, then a count a minute (a babbling cable must not fill the journal).
+    private var garbageLog = RateLimitedLog<String>()
     /// A pause after each page, in milliseconds: only for tests that must unplug mid-stream.
     public var pageDelayMs: Int32 = 0
 
@@ -79,12 +81,21 @@ public final class USBPullServer {
                 }
             case let .rejected(rawType, reason):
                 rejectedCount += 1
-                log("usb pull: rejected a frame of type 0x\(String(rawType, radix: 16)) (\(reason))")
+                if case let .line(before) = garbageLog.admit("rejected", nowMs: now) {
+                    log("usb pull: rejected a frame of type 0x\(String(rawType, radix: 16)) (\(reason)), \(rejectedCount) so far"
+                        + (before > 0 ? " (\(before) more in the minute before)" : "; more within a minute are only counted"))
+                }
                 if let event = session.rejected(rawType: rawType, nowMs: now, reply: { replies.append($0) }) { note(event) }
             case let .noise(counter):
                 noiseCount += 1
-                log("usb pull: line noise (\(counter)), \(noiseCount) so far")
+                if case let .line(before) = garbageLog.admit("noise", nowMs: now) {
+                    log("usb pull: line noise (\(counter)), \(noiseCount) so far"
+                        + (before > 0 ? " (\(before) more in the minute before)" : "; more within a minute are only counted"))
+                }
             }
+        }
+        garbageLog.drainSummaries(nowMs: now) { kind, count in
+            log("usb pull: \(count) more \(kind == "noise" ? "line noise" : "rejected frame")(s) in the last minute")
         }
         var wire: [UInt8] = []
         for reply in replies { wire += writer.encode(reply) }

@@ -258,7 +258,7 @@ struct BoardProfileTests {
             line: 4, says: "(1024 KiB)"),
         RangeCase(text: "[control]\ngroup = \"Fair Fuel\"", key: "control.group", line: 2, says: "group name"),
         RangeCase(text: "[control]\nsocket_mode = 0o1777", key: "control.socket_mode", line: 2, says: "0o660"),
-        RangeCase(text: "[control]\nmax_clients = 0", key: "control.max_clients", line: 2, says: "1...64"),
+        RangeCase(text: "[control]\nmax_clients = 1", key: "control.max_clients", line: 2, says: "2...64"),
         RangeCase(
             text: "[usb_pull]\nusb_vendor_id = 0x0525\nusb_product_id = 0xa4a7", key: "usb_pull.usb_product_id", line: 3,
             says: "0525:a4a7 is the Linux gadget serial default"),
