@@ -226,7 +226,8 @@ struct FaultCycleLog {
             \(statistics.thinnedSessions) thinned tracks checked
             """)
         #expect(statistics.kills >= 200)
-        #expect(statistics.maximumLostMs <= FaultDrive.flushIntervalMs)
+        // The flush window, plus the point being generated when the kill came (README, "The store").
+        #expect(statistics.maximumLostMs <= FaultDrive.flushIntervalMs + 2_000)
     }
 
     struct FaultStatistics {

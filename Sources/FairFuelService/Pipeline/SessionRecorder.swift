@@ -62,6 +62,9 @@ public final class SessionRecorder {
     private var pendingEnds: [(session: SessionID?, start: (driver: DriverID, name: String, at: LinkMilliseconds)?, record: SessionRecord, anchor: UTCAnchor)] = []
     /// Session ends given up because `pendingRecordsMax` records were already waiting for the store.
     public var sessionsLost: Int { losses.sessionEnds }
+    /// The distance of the untracked records counted lost (the store joins back-to-back
+    /// records into one drive, so distances, not record counts, add up).
+    public private(set) var untrackedMetersLost = 0.0
     /// Sessions taken up again without a tap (continuity rules), reopened or new.
     public private(set) var sessionsResumed = 0
     /// The session a continuation would reopen: the store's last trip at start-up, then
@@ -198,6 +201,7 @@ public final class SessionRecorder {
             guard let from = utc.utc(chunk.from), let to = utc.utc(chunk.to) else { return }
             if pendingUntracked.count + pendingEnds.count >= pendingRecordsMax {
                 lose(.untracked, 1)
+                untrackedMetersLost += chunk.distance.value
             } else {
                 pendingUntracked.append((
                     from.millisecondsSinceEpoch, to.millisecondsSinceEpoch, chunk.distance.value, chunk.fuel.value,
@@ -294,6 +298,7 @@ public final class SessionRecorder {
         }
         pendingEnds.removeAll()
         lose(.untracked, pendingUntracked.count)
+        for untracked in pendingUntracked { untrackedMetersLost += untracked.distanceMeters }
         pendingUntracked.removeAll()
         lose(.tripPoint, buffer.count)
         buffer.removeAll(keepingCapacity: true)

@@ -19,6 +19,8 @@ struct RecorderFullDiskTests {
         var starts = 0
         var ends = 0
         var untracked = 0
+        /// The untracked records' distance: the store joins back-to-back records into one drive.
+        var untrackedMeters = 0.0
         var refusedSeen = false
     }
 
@@ -60,7 +62,9 @@ struct RecorderFullDiskTests {
                 switch output {
                 case .sessionStarted: day.starts += 1
                 case .sessionEnded: day.ends += 1
-                case .untrackedDriving: day.untracked += 1
+                case let .untrackedDriving(chunk):
+                    day.untracked += 1
+                    day.untrackedMeters += chunk.distance.value
                 default: break
                 }
                 recorder.record(output)
@@ -70,9 +74,12 @@ struct RecorderFullDiskTests {
         return day
     }
 
-    static func storedUntracked(_ store: TripStore) throws -> Int {
-        Int(try store.connection.scalarInt("SELECT COUNT(*) FROM untracked_driving") ?? 0)
+    /// Untracked distance in the store (records are joined into drives there: distances add up, counts do not).
+    static func storedUntrackedMeters(_ store: TripStore) throws -> Double {
+        try store.connection.query("SELECT COALESCE(SUM(distance_m), 0) FROM untracked_driving") { $0.double(0) }.first ?? 0
     }
+
+    static func same(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 0.01 }
 
     @Test(.enabled(if: SmallFileSystem.isAvailable, "needs to mount a small tmpfs (root); CI runs as root"))
     func aDayOnAFillingDiskLosesNothingUncountedAndCatchesUp() throws {
@@ -98,7 +105,8 @@ struct RecorderFullDiskTests {
         let stored = try store.sessions()
         #expect(stored.count == day.starts)
         #expect(stored.count(where: { $0.endReason != nil }) == day.ends)
-        #expect(try Self.storedUntracked(store) == day.untracked)
+        let storedMeters = try Self.storedUntrackedMeters(store)
+        #expect(Self.same(storedMeters, day.untrackedMeters), "\(storedMeters) m stored, \(day.untrackedMeters) m emitted")
         // Points thinned while full are counted, and the count is in the store.
         #expect(try store.losses() == recorder.losses)
         #expect(try store.checkIntegrity(full: true) == [])
@@ -119,7 +127,7 @@ struct RecorderFullDiskTests {
         print("bounded queue: \(day.ends) ends, \(day.untracked) untracked; \(stored.count(where: { $0.endReason != nil })) ended in the store, lost \(recorder.losses)")
         // Each ended session is in the store or counted lost; nothing else.
         #expect(stored.count(where: { $0.endReason != nil }) + recorder.losses.sessionEnds == day.ends)
-        #expect(try Self.storedUntracked(store) + recorder.losses.untracked == day.untracked)
+        #expect(Self.same(try Self.storedUntrackedMeters(store) + recorder.untrackedMetersLost, day.untrackedMeters))
         #expect(try store.losses() == recorder.losses)
         if !recorder.losses.isEmpty { #expect(day.log.all.contains { $0.contains("caught up; lost since start-up") }) }
     }
@@ -136,7 +144,7 @@ struct RecorderFullDiskTests {
         print("stop while full: \(day.ends) ends, \(pendingBefore) waiting at the stop; lost \(lost), counted in the store: \(saved)")
         #expect(stored.count(where: { $0.endReason != nil }) + lost.sessionEnds == day.ends)
         #expect(stored.count + lost.sessionStarts >= day.starts)
-        #expect(try Self.storedUntracked(store) + lost.untracked == day.untracked)
+        #expect(Self.same(try Self.storedUntrackedMeters(store) + recorder.untrackedMetersLost, day.untrackedMeters))
         #expect(lost == recorder.losses)
         if saved { #expect(try store.losses() == lost) }
         #expect(recorder.pendingRecordCount == 0)
