@@ -157,8 +157,9 @@ public struct DrivingMonitor: Sendable {
             // A new MCU clock (a reboot, another MCU, a simulator started later): link time
             // may no longer map to UTC as before. Stamp nothing until the receiver says.
             if utc.offsetMs != nil {
-                // What was driven before is stamped with the clock it was measured on.
-                if pendingSince == nil { flushUntracked(emit) }
+                // What was driven before is stamped with the clock it was measured on (driving
+                // held for a trip that may go on stays held: that trip takes it back).
+                if candidate == nil { flushUntracked(emit) }
                 utc.reset()
                 emit(.utcUnknown(at: time))
             }

@@ -71,6 +71,8 @@ public final class SessionRecorder {
     /// each session that ends by departure.
     public private(set) var continuationSession: SessionID?
 
+    /// Untracked driving reported before UTC was known, waiting for the anchor (bounded by `pendingRecordsMax`).
+    private var unstampedUntracked: [FairFuelDomain.UntrackedDriving] = []
     /// Untracked driving held for the start-up trip: removed from the store when the trip takes it back.
     private var heldUntracked: [Int64] = []
 
@@ -115,6 +117,10 @@ public final class SessionRecorder {
         case let .utcAnchored(offset, _):
             utc = UTCAnchor(offsetMs: offset)
             attempt { try store.anchorRun(run, offsetMs: offset) }
+            // Untracked driving reported while UTC was unknown is stamped now.
+            let waiting = unstampedUntracked
+            unstampedUntracked.removeAll(keepingCapacity: true)
+            for chunk in waiting { record(.untrackedDriving(chunk)) }
         case .utcUnknown:
             flush()
             utc = UTCAnchor()
@@ -198,7 +204,16 @@ public final class SessionRecorder {
             heldUntracked = []
             openSession = nil
         case let .untrackedDriving(chunk):
-            guard let from = utc.utc(chunk.from), let to = utc.utc(chunk.to) else { return }
+            guard let from = utc.utc(chunk.from), let to = utc.utc(chunk.to) else {
+                // No UTC yet (before the first fix, or after an MCU restart): it waits for the anchor.
+                if unstampedUntracked.count < pendingRecordsMax {
+                    unstampedUntracked.append(chunk)
+                } else {
+                    lose(.untracked, 1)
+                    untrackedMetersLost += chunk.distance.value
+                }
+                return
+            }
             if pendingUntracked.count + pendingEnds.count >= pendingRecordsMax {
                 lose(.untracked, 1)
                 untrackedMetersLost += chunk.distance.value
@@ -300,6 +315,10 @@ public final class SessionRecorder {
         lose(.untracked, pendingUntracked.count)
         for untracked in pendingUntracked { untrackedMetersLost += untracked.distanceMeters }
         pendingUntracked.removeAll()
+        // Never stamped (no fix since UTC was lost): counted, as nothing can say when it was.
+        lose(.untracked, unstampedUntracked.count)
+        for chunk in unstampedUntracked { untrackedMetersLost += chunk.distance.value }
+        unstampedUntracked.removeAll()
         lose(.tripPoint, buffer.count)
         buffer.removeAll(keepingCapacity: true)
         saveLosses()
