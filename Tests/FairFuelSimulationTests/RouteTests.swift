@@ -79,16 +79,28 @@ import Testing
         #expect(abs(track.distanceMeters - original.distanceMeters) < original.distanceMeters * 0.08)
     }
 
-    @Test func aRealReceiverLogBecomesATrack() throws {
-        let path = PackagePaths.shared + "/corpus/nmea/gpsd/telit-he910.log"
-        guard FileManager.default.fileExists(atPath: path) else {
-            print("skipped: \(path) is absent (a user's clone has no shared corpus)")
-            return
-        }
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    static let telitLog = PackagePaths.shared + "/corpus/nmea/gpsd/telit-he910.log"
+
+    /// A real receiver's log (gpsd's regression set, BSD-2 but kept in ../shared: read from
+    /// there, skipped with a reason in a clone without it).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: telitLog), "needs ../shared/corpus/nmea/gpsd (absent in a user's clone)"))
+    func aRealReceiverLogBecomesATrack() throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.telitLog)))
         let track = try NMEALogRoute.track(fromLog: bytes, terrain: Self.terrain)
         #expect(track.samples.count >= 2)
         #expect(track.samples.allSatisfy { abs($0.position.latitude) <= 90 && abs($0.position.longitude) <= 180 })
+        // A car's log, a sample a second: no step further than a car goes in one (60 m/s), and
+        // the distance the track counts adds up to its steps.
+        for (index, (a, b)) in zip(track.samples, track.samples.dropFirst()).enumerated() {
+            #expect(Self.meters(a.position, b.position) < 60, "a jump after sample \(index)")
+            #expect(b.distanceMeters >= a.distanceMeters)
+        }
+    }
+
+    static func meters(_ a: GeoPoint, _ b: GeoPoint) -> Double {
+        let dLat = (b.latitude - a.latitude) * 111_195
+        let dLon = (b.longitude - a.longitude) * 111_195 * cos(a.latitude * .pi / 180)
+        return (dLat * dLat + dLon * dLon).squareRoot()
     }
 
     static func lakeLoop() -> DriveTrack {

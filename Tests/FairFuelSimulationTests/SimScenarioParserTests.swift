@@ -1,3 +1,4 @@
+import Foundation
 import FairFuelCore
 import FairFuelParsers
 import FairFuelSimulation
@@ -13,8 +14,17 @@ import Testing
     func shippedScenarioParsesAndPlans(_ name: String) throws {
         let scenario = try SimFixture.shipped(name)
         let plan = try SimPlanner.plan(scenario)
-        #expect(!scenario.timeline.isEmpty)
-        #expect(plan.endMs > 0)
+        // Every timeline line is planned in time order, within the scenario, and every trip
+        // line of the file is a planned trip (the file's own text is the reference).
+        let text = try String(contentsOfFile: SimFixture.scenariosDirectory + "/" + name, encoding: .utf8)
+        let tripLines = text.split(separator: "\n").filter { line in
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            return words.count > 1 && words[1] == "trip" && !line.hasPrefix("#")
+        }
+        #expect(plan.trips.count == tripLines.count, "\(plan.trips.count) trips planned, \(tripLines.count) trip lines")
+        #expect(scenario.timeline.count >= tripLines.count)
+        #expect(zip(plan.trips, plan.trips.dropFirst()).allSatisfy { $0.endMs <= $1.startMs }, "trips never overlap")
+        #expect(plan.trips.allSatisfy { $0.startMs >= 0 && $0.endMs <= plan.endMs })
     }
 
     @Test func familyWeekHasThreeDriversAndARealisticWeek() throws {

@@ -39,7 +39,8 @@ struct IdleAfterDepartureTests {
         // Before this rule the whole departure wait (over 3 minutes, ~0.04 L) was billed.
         let idlePerSecond = 0.8 / 3600
         #expect(liters <= idlePerSecond * 30, "billed \(liters) L after the stop")
-        #expect(liters >= 0)
+        // And the seconds the driver was still in the car are billed: at least 5 s of idle.
+        #expect(liters >= idlePerSecond * 5, "billed \(liters) L after the stop")
     }
 
     @Test("with ignition sense, the ignition decides and the same departure costs nothing after it")
