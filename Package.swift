@@ -22,6 +22,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // Elementary functions (sin, cos, exp, log, pow) without the C library in the lower layers.
+        .package(url: "https://github.com/apple/swift-numerics.git", from: "1.1.1"),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -48,13 +50,13 @@ let package = Package(
         // USB pull protocol: frames, pairing handshake (HMAC-SHA256 from libcrypto, loaded with
         // dlopen so that `run` never maps it), the dongle's session logic.
         .target(name: "FairFuelPull", dependencies: ["FairFuelCore", "FairFuelLink"]),
-        .target(name: "FairFuelParsers", dependencies: ["FairFuelCore"]),
-        .target(name: "FairFuelDomain", dependencies: ["FairFuelCore", "FairFuelParsers"]),
+        .target(name: "FairFuelParsers", dependencies: ["FairFuelCore", .product(name: "RealModule", package: "swift-numerics")]),
+        .target(name: "FairFuelDomain", dependencies: ["FairFuelCore", "FairFuelParsers", .product(name: "RealModule", package: "swift-numerics")]),
         // A thin, typed wrapper of libsqlite3: the only place the store's C calls live.
         .target(name: "FairFuelSQLite", dependencies: ["CSQLite"]),
         .target(
             name: "FairFuelStore",
-            dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite"]),
+            dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite", .product(name: "RealModule", package: "swift-numerics")]),
         .target(
             name: "FairFuelEdges",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "CSerialPort", "CGPS", "CPosixShims", "CMosquitto"]),

@@ -12,12 +12,8 @@ out=.build-fuzz-lexer
 mkdir -p "$out" fuzz-out/corpus-lexer
 
 flags=(-O -sanitize=fuzzer,address -parse-as-library)
-swiftc "${flags[@]}" -emit-module -emit-library -static -module-name FairFuelCore \
-  -emit-module-path "$out/FairFuelCore.swiftmodule" -o "$out/libFairFuelCore.a" Sources/FairFuelCore/*.swift
-swiftc "${flags[@]}" -I "$out" -emit-module -emit-library -static -module-name FairFuelParsers \
-  -emit-module-path "$out/FairFuelParsers.swiftmodule" -o "$out/libFairFuelParsers.a" \
-  Sources/FairFuelParsers/NMEA/*.swift Sources/FairFuelParsers/Lexer/*.swift Sources/FairFuelParsers/UBX/*.swift
-swiftc "${flags[@]}" -I "$out" -L "$out" -lFairFuelParsers -lFairFuelCore \
+source scripts/fuzz-build-parsers.sh "$out"
+swiftc "${flags[@]}" -I "$out" -I "$numerics_shims" -L "$out" -lFairFuelParsers -lRealModule -lFairFuelCore \
   Fuzz/PacketLexerFuzzer.swift -o "$out/fuzz-lexer"
 
 if [ -z "$(ls -A fuzz-out/corpus-lexer)" ]; then

@@ -17,11 +17,7 @@ out=.build-fuzz-nmea
 mkdir -p "$out" fuzz-out/corpus-nmea
 
 flags=(-O -sanitize=fuzzer,address -parse-as-library)
-swiftc "${flags[@]}" -emit-module -emit-library -static -module-name FairFuelCore \
-  -emit-module-path "$out/FairFuelCore.swiftmodule" -o "$out/libFairFuelCore.a" Sources/FairFuelCore/*.swift
-swiftc "${flags[@]}" -I "$out" -emit-module -emit-library -static -module-name FairFuelParsers \
-  -emit-module-path "$out/FairFuelParsers.swiftmodule" -o "$out/libFairFuelParsers.a" \
-  Sources/FairFuelParsers/NMEA/*.swift Sources/FairFuelParsers/Lexer/*.swift Sources/FairFuelParsers/UBX/*.swift
+source scripts/fuzz-build-parsers.sh "$out"
 
 cat > "$out/NMEAFuzzer.swift" <<'SWIFT'
 import FairFuelParsers
@@ -52,7 +48,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 SWIFT
-swiftc "${flags[@]}" -I "$out" -L "$out" -lFairFuelParsers -lFairFuelCore \
+swiftc "${flags[@]}" -I "$out" -I "$numerics_shims" -L "$out" -lFairFuelParsers -lRealModule -lFairFuelCore \
   "$out/NMEAFuzzer.swift" -o "$out/fuzz-nmea"
 
 # Seed corpus: the gpsd logs' lines, 20 at a time.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc  // cos
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 /// Chooses which points of a track retention keeps.
 ///
@@ -18,7 +14,7 @@ enum TrackSimplifier {
         var keep = anchors(points, anchorTimes: anchorTimes)
         let reference = points[0].latitude * .pi / 180
         let metersPerDegreeLatitude = 111_320.0
-        let metersPerDegreeLongitude = 111_320.0 * cos(reference)
+        let metersPerDegreeLongitude = 111_320.0 * Double.cos(reference)
         func xy(_ point: StoredTripPoint) -> (Double, Double) {
             (point.longitude * metersPerDegreeLongitude, point.latitude * metersPerDegreeLatitude)
         }

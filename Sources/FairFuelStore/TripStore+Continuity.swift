@@ -120,8 +120,7 @@ extension TripStore {
     public func untrackedCandidates() throws(StoreError) -> [(fromUTCMs: Int64, distanceMeters: Double, candidates: [DriverID])] {
         try wrap { () throws(SQLiteError) in
             try connection.query("SELECT from_utc_ms, distance_m, candidate_driver_ids FROM untracked_driving ORDER BY from_utc_ms, id") { row in
-                let ids = (row.text(2) ?? "").split(separator: ",").compactMap { Int64($0) }.map(DriverID.init)
-                return (row.int64(0), row.double(1), ids)
+                (row.int64(0), row.double(1), Self.candidateIDs(row.text(2)))
             }
         }
     }

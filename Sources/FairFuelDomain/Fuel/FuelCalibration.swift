@@ -1,10 +1,6 @@
 import FairFuelCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 /// The vehicle's calibration factor, learnt from full-tank refuels.
 ///
@@ -69,8 +65,8 @@ public struct FuelCalibration: Sendable, Equatable {
 
     /// The median, in log space, of the recent votes (and the prior while refuels are few).
     private func currentFactor() -> Double {
-        let lower = log(policy.ratioBand.lowerBound)
-        let upper = log(policy.ratioBand.upperBound)
+        let lower = Double.log(policy.ratioBand.lowerBound)
+        let upper = Double.log(policy.ratioBand.upperBound)
         var votes: [Double] = []
         var used = 0
         for entry in history where entry.isUsed {
@@ -78,13 +74,13 @@ public struct FuelCalibration: Sendable, Equatable {
         }
         for entry in history.reversed() where entry.isUsed {
             guard votes.count < max(1, policy.window), let ratio = entry.ratio else { continue }
-            votes.append(min(upper, max(lower, log(ratio))))
+            votes.append(min(upper, max(lower, Double.log(ratio))))
         }
         if used < policy.priorVotesUntil { votes.append(min(upper, max(lower, 0))) }
         guard !votes.isEmpty else { return 1 }
         votes.sort()
         let middle = votes.count / 2
         let median = votes.count % 2 == 1 ? votes[middle] : (votes[middle - 1] + votes[middle]) / 2
-        return exp(median)
+        return Double.exp(median)
     }
 }

@@ -1,10 +1,6 @@
 import FairFuelCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 /// Accumulates a vehicle's fuel from a stream of GNSS speed samples.
 ///
@@ -118,7 +114,7 @@ public struct FuelEstimator: Sendable {
 
     private mutating func restartAfterStop(ofMs stopMs: Int64) {
         let tau = Double(max(1, settings.coolingTimeConstantMs))
-        let coldness = 1 - exp(-Double(stopMs) / tau)
+        let coldness = 1 - Double.exp(-Double(stopMs) / tau)
         warmUpRemainingMilliliters = max(warmUpRemainingMilliliters, coldness * model.coldStartExtraMilliliters)
     }
 

@@ -1,10 +1,6 @@
 import FairFuelCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 /// A vehicle's resistance to motion on a level road: F(v) = A + B·v + C·v², in newtons.
 ///
@@ -48,7 +44,7 @@ public struct RoadLoad: Sendable, Equatable {
         return RoadLoad(
             constantNewtons: 0.0087 * mass * 9.806_65,
             linearNewtonsPerMeterPerSecond: 0.001_08 * mass,
-            quadraticNewtonsPerMeterPerSecondSquared: 0.003_34 * pow(mass, 2.0 / 3.0))
+            quadraticNewtonsPerMeterPerSecondSquared: 0.003_34 * Double.pow(mass, 2.0 / 3.0))
     }
 
     /// The resisting force at `speed`.

@@ -1,11 +1,6 @@
 import FairFuelCore
 
-// The C maths library only: the domain does no I/O.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 /// Great-circle distances on a spherical Earth (haversine).
 public enum Geodesy {
@@ -17,9 +12,9 @@ public enum Geodesy {
         let toRadians = Double.pi / 180
         let dPhi = (latitude2 - latitude1) * toRadians
         let dLambda = (longitude2 - longitude1) * toRadians
-        let sinPhi = sin(dPhi / 2)
-        let sinLambda = sin(dLambda / 2)
-        let h = sinPhi * sinPhi + cos(latitude1 * toRadians) * cos(latitude2 * toRadians) * sinLambda * sinLambda
-        return Meters(2 * earthRadiusMeters * asin(min(1, h.squareRoot())))
+        let sinPhi = Double.sin(dPhi / 2)
+        let sinLambda = Double.sin(dLambda / 2)
+        let h = sinPhi * sinPhi + Double.cos(latitude1 * toRadians) * Double.cos(latitude2 * toRadians) * sinLambda * sinLambda
+        return Meters(2 * earthRadiusMeters * Double.asin(min(1, h.squareRoot())))
     }
 }

@@ -1,9 +1,4 @@
-// The C maths library only (sin, cos, atan2): the parsers do no I/O.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 /// Speed and course from successive positions, for epochs whose receiver sent
 /// none (GGA-only or GLL-only receivers, an epoch cut before its RMC).
@@ -94,22 +89,22 @@ public struct GNSSMotionDeriver: Sendable {
         let b = a * (1 - f)
         let radians = Double.pi / 180
         let l = (longitude2 - longitude1) * radians
-        let u1 = atan((1 - f) * tan(latitude1 * radians))
-        let u2 = atan((1 - f) * tan(latitude2 * radians))
-        let sinU1 = sin(u1), cosU1 = cos(u1), sinU2 = sin(u2), cosU2 = cos(u2)
+        let u1 = Double.atan((1 - f) * Double.tan(latitude1 * radians))
+        let u2 = Double.atan((1 - f) * Double.tan(latitude2 * radians))
+        let sinU1 = Double.sin(u1), cosU1 = Double.cos(u1), sinU2 = Double.sin(u2), cosU2 = Double.cos(u2)
         var lambda = l
         var iterations = 0
         var sinSigma = 0.0, cosSigma = 0.0, sigma = 0.0, cosSquaredAlpha = 0.0, cos2SigmaM = 0.0
         var sinLambda = 0.0, cosLambda = 0.0
         while true {
-            sinLambda = sin(lambda)
-            cosLambda = cos(lambda)
+            sinLambda = Double.sin(lambda)
+            cosLambda = Double.cos(lambda)
             let t1 = cosU2 * sinLambda
             let t2 = cosU1 * sinU2 - sinU1 * cosU2 * cosLambda
             sinSigma = (t1 * t1 + t2 * t2).squareRoot()
             if sinSigma == 0 { return (0, 0) }  // the same point
             cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosLambda
-            sigma = atan2(sinSigma, cosSigma)
+            sigma = Double.atan2(y: sinSigma, x: cosSigma)
             let sinAlpha = cosU1 * cosU2 * sinLambda / sinSigma
             cosSquaredAlpha = 1 - sinAlpha * sinAlpha
             cos2SigmaM = cosSquaredAlpha != 0 ? cosSigma - 2 * sinU1 * sinU2 / cosSquaredAlpha : 0
@@ -129,7 +124,7 @@ public struct GNSSMotionDeriver: Sendable {
                 * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM) - bigB / 6 * cos2SigmaM
                     * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
         let meters = b * bigA * (sigma - deltaSigma)
-        var degrees = atan2(cosU2 * sinLambda, cosU1 * sinU2 - sinU1 * cosU2 * cosLambda) / radians
+        var degrees = Double.atan2(y: cosU2 * sinLambda, x: cosU1 * sinU2 - sinU1 * cosU2 * cosLambda) / radians
         if degrees < 0 { degrees += 360 }
         return (meters, degrees)
     }
@@ -142,9 +137,11 @@ public struct GNSSMotionDeriver: Sendable {
         let phi1 = latitude1 * radians, phi2 = latitude2 * radians
         let dPhi = phi2 - phi1
         let dLambda = (longitude2 - longitude1) * radians
-        let h = sin(dPhi / 2) * sin(dPhi / 2) + cos(phi1) * cos(phi2) * sin(dLambda / 2) * sin(dLambda / 2)
-        let meters = 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
-        var degrees = atan2(sin(dLambda) * cos(phi2), cos(phi1) * sin(phi2) - sin(phi1) * cos(phi2) * cos(dLambda)) / radians
+        let h = Double.sin(dPhi / 2) * Double.sin(dPhi / 2) + Double.cos(phi1) * Double.cos(phi2) * Double.sin(dLambda / 2) * Double.sin(dLambda / 2)
+        let meters = 2 * 6_371_008.8 * Double.asin(min(1, h.squareRoot()))
+        var degrees = Double.atan2(
+            y: Double.sin(dLambda) * Double.cos(phi2),
+            x: Double.cos(phi1) * Double.sin(phi2) - Double.sin(phi1) * Double.cos(phi2) * Double.cos(dLambda)) / radians
         if degrees < 0 { degrees += 360 }
         return (meters, degrees)
     }
