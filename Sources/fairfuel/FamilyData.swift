@@ -41,7 +41,11 @@ struct FamilyData {
 /// `--month YYYY-MM`, parsed with a clear error.
 func parseMonth(_ text: String?) throws -> CalendarMonth? {
     guard let text else { return nil }
-    do { return try CalendarMonth.parse(text) } catch { throw ValidationError("--month: \(error)") }
+    let month: CalendarMonth
+    do { month = try CalendarMonth.parse(text) } catch { throw ValidationError("--month: \(error)") }
+    // The same years as every other date the CLI takes (ArgumentValidation: 2000 to 2100).
+    do { _ = try ArgumentValidation.inYears(month.startUTCMs, text: text, argument: "--month") } catch { throw ValidationError("\(error)") }
+    return month
 }
 
 /// Writes `text` to `path` (replacing it), or to standard output when `path` is nil.

@@ -30,6 +30,8 @@ import TestSupport
         Case(arguments: ["refuel", "--liters", "40", "--cost", "10", "--station", "A\u{202E}B"], says: "U+202E"),
         Case(arguments: ["refuel", "remove", "999"], says: "no refuel with id 999"),
         Case(arguments: ["trips", "--since", "1999-12-31"], says: "--since: '1999-12-31' is out of range: years 2000 to 2100"),
+        Case(arguments: ["summary", "--month", "1999-12"], says: "--month: '1999-12' is out of range: years 2000 to 2100"),
+        Case(arguments: ["refuel", "settle", "--month", "2101-01"], says: "--month: '2101-01' is out of range: years 2000 to 2100"),
         Case(arguments: ["provision", "driver", "add", ""], says: "must not be empty (1 to 64 characters)"),
         Case(arguments: ["provision", "driver", "add", String(repeating: "x", count: 100_000)], says: "is too long: at most 64 characters"),
         Case(arguments: ["provision", "driver", "add", "Ann\nBen"], says: "contains a control character (U+000A)"),
