@@ -52,6 +52,8 @@ let package = Package(
         .target(name: "FairFuelPull", dependencies: ["FairFuelCore", "FairFuelLink"]),
         .target(name: "FairFuelParsers", dependencies: ["FairFuelCore", .product(name: "RealModule", package: "swift-numerics")]),
         .target(name: "FairFuelDomain", dependencies: ["FairFuelCore", "FairFuelParsers", .product(name: "RealModule", package: "swift-numerics")]),
+        // The service without its I/O: events with their times in, actions out (no clock, no descriptor, no libc).
+        .target(name: "FairFuelServiceCore", dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain"]),
         // A thin, typed wrapper of libsqlite3: the only place the store's C calls live.
         .target(name: "FairFuelSQLite", dependencies: ["CSQLite"]),
         .target(
@@ -66,7 +68,7 @@ let package = Package(
             name: "FairFuelService",
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain",
-                "FairFuelStore", "FairFuelEdges", "FairFuelSimulation", "FairFuelPull",
+                "FairFuelStore", "FairFuelEdges", "FairFuelSimulation", "FairFuelPull", "FairFuelServiceCore",
             ]),
         .executableTarget(
             name: "fairfuel",
@@ -84,6 +86,10 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(name: "FairFuelCoreTests", dependencies: ["FairFuelCore", "TestSupport"]),
         .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelLink", "TestSupport"]),
+        .testTarget(
+            name: "FairFuelServiceCoreTests",
+            dependencies: ["FairFuelServiceCore", "FairFuelSimulation", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "FairFuelPullTests", dependencies: ["FairFuelPull", "FairFuelLink", "TestSupport"]),
         .testTarget(
             name: "FairFuelParsersTests", dependencies: ["FairFuelParsers", "TestSupport"],

@@ -2,6 +2,7 @@ import FairFuelCore
 import FairFuelDomain
 import FairFuelLink
 import FairFuelParsers
+import FairFuelServiceCore
 import FairFuelStore
 
 /// What a replay did.
@@ -129,10 +130,6 @@ public struct Replay {
 /// Builds the fuel estimator from the stored vehicle profile and its calibration.
 public enum FuelSetup {
     public static func estimator(for vehicle: VehicleProfile) throws -> FuelEstimator {
-        let fuelType = FuelType(rawValue: vehicle.fuelType) ?? .petrol
-        let profile = try VehicleFuelProfile(
-            massKilograms: vehicle.massKilograms, ratedLitersPer100Kilometers: vehicle.ratedLitersPer100km,
-            idleLitersPerHour: vehicle.idleLitersPerHour, fuelType: fuelType)
-        return FuelEstimator(model: FuelModel(profile: profile), calibrationFactor: vehicle.fuelScale)
+        try vehicle.fuelSettings.estimator()
     }
 }

@@ -1,6 +1,6 @@
 import FairFuelCore
 import FairFuelLink
-import FairFuelService
+import FairFuelLink
 import Testing
 
 @Suite struct CommandTrackerTests {

@@ -1,5 +1,4 @@
 import FairFuelCore
-import FairFuelLink
 
 /// What happened to a host command.
 public enum CommandOutcome: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import FairFuelCore
-import FairFuelEdges
 import FairFuelLink
 import FairFuelParsers
 
@@ -35,7 +34,7 @@ public struct ProvisioningDesk {
 
     struct Task {
         var kind: Kind
-        var ticket: ControlTicket
+        var client: ControlRequestID
         var driverID: DriverID?
         var driverName: String
         var startedMs: Int64

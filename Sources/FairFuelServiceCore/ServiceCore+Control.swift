@@ -1,0 +1,119 @@
+import FairFuelCore
+import FairFuelDomain
+import FairFuelLink
+import FairFuelParsers
+
+/// What only the shell knows, for `status`: its store, its recorder and its gpsd connection.
+public struct ShellStatus {
+    public var storeBytes: Int64?
+    public var sessionsResumed: Int
+    public var tripPointsWritten: Int
+    public var storeRefusingWrites: Bool
+    public var storePendingRecords: Int
+    /// What earlier runs and this one could not keep.
+    public var storeLost: StoreLossesJSON
+    public var storeLostUnsaved: Int
+    /// gpsd's connection, with gpsd as the GNSS source.
+    public var gpsd: (connected: Bool, fixes: Int)?
+
+    public init(storeBytes: Int64? = nil, sessionsResumed: Int = 0, tripPointsWritten: Int = 0, storeRefusingWrites: Bool = false,
+                storePendingRecords: Int = 0, storeLost: StoreLossesJSON = StoreLossesJSON(json: "{}"), storeLostUnsaved: Int = 0,
+                gpsd: (connected: Bool, fixes: Int)? = nil) {
+        self.storeBytes = storeBytes
+        self.sessionsResumed = sessionsResumed
+        self.tripPointsWritten = tripPointsWritten
+        self.storeRefusingWrites = storeRefusingWrites
+        self.storePendingRecords = storePendingRecords
+        self.storeLost = storeLost
+        self.storeLostUnsaved = storeLostUnsaved
+        self.gpsd = gpsd
+    }
+}
+
+/// The store's loss counters as a JSON object (the store formats them; the core only places them).
+public struct StoreLossesJSON {
+    public var json: String
+    public init(json: String) { self.json = json }
+}
+
+extension ServiceCore {
+    /// Answers one control request line (`status` is answered by `status(shell:at:)`, which
+    /// needs the shell's figures: the shell asks for it directly).
+    public func control(_ request: String, from client: ControlRequestID, at now: LinkMilliseconds, _ perform: ServiceActions) -> ControlAnswer {
+        let words = request.split(separator: " ").map(String.init)
+        switch words.first ?? "" {
+        case "session" where words.count == 2 && words[1] == "end":
+            let hadSession = ingest.monitor.machine.driver != nil
+            endSession(at: now, perform)
+            return .now(hadSession ? "ok: session ended\n" : "ok: no session was open\n")
+        case "reload":
+            reloadProvisioning(at: now, perform)
+            return .now("ok: reloaded\n")
+        case "learn-tag", "learn-beacon", "write-tag", "mcu":
+            return provisioningAnswer(words, from: client, at: now, perform)
+        default:
+            return .now("error: unknown request '\(request.prefix(40))' (status, session end, reload)\n")
+        }
+    }
+
+    /// `fairfuel session end`: the session ends now, whatever the end rule says.
+    public func endSession(at now: LinkMilliseconds, _ perform: ServiceActions) {
+        ingest.endSession(at: linkClock.extrapolate(hostMs: now)) { output in record(output, at: now, perform) }
+    }
+
+    /// Link state, firmware, frame counters, GNSS, beacons in range, session and store size.
+    public func status(shell: ShellStatus, at now: LinkMilliseconds) -> String {
+        let time = linkClock.peek(hostMs: now)
+        var json = JSONLine()
+        json.add("link", linkIsUp ? "up" : "down")
+        json.add("port", settings.port)
+        json.add("opener", linkOpener)
+        json.add("reconnects", reconnects)
+        if let firmware = ingest.firmware {
+            json.add("firmware", "\(firmware.major).\(firmware.minor).\(firmware.patch)")
+            json.add("board_id", firmware.boardID)
+        } else {
+            json.add("firmware", nil as String?)
+        }
+        json.add("firmware_warning", firmwareWarning)
+        json.addRaw("frames", json: linkCounters.jsonObject)
+        let monitor = ingest.monitor
+        json.add("gnss_fixes_rejected", monitor.motion.rejectedGateCount + monitor.motion.rejectedOutlierCount)
+        json.add("utc_known", monitor.utc.offsetMs != nil)
+        json.add("link_time_ms", time.value)
+        json.add("mcu_reboots", linkClock.reboots)
+        json.add("gnss_source", settings.gnssSource)
+        json.add("gnss_fix", monitor.motion.lastAccepted != nil)
+        if let gpsd = shell.gpsd {
+            json.add("gpsd", gpsd.connected ? "connected" : "down")
+            json.add("gpsd_fixes", gpsd.fixes)
+            json.add("gpsd_mode", lastSourceFix.map { Int($0.mode.rawValue) })
+            json.add("satellites", lastSourceFix?.satellitesUsed)
+            json.add("mcu_nmea_ignored", Int(mcuNMEAIgnored))
+        }
+        json.addRaw("beacons", json: JSONLine.array(monitor.presence.inRange(at: time).prefix(16).map { entry in
+            var b = JSONLine()
+            b.add("beacon", entry.identity.spec)
+            b.add("rssi_dbm", entry.smoothedRSSIDBm, decimals: 1)
+            b.add("driver", entry.driver.flatMap { monitor.directory.name(of: $0) })
+            return b.string
+        }))
+        json.add("session_state", monitor.machine.state.rawValue)
+        json.add("driver", monitor.machine.driver.flatMap { monitor.directory.name(of: $0) })
+        if let trip = monitor.currentTrip { json.add("session_km", trip.distance.kilometers, decimals: 3) }
+        json.add("fuel_scale", monitor.fuelCalibrationFactor, decimals: 4)
+        json.add("untracked_policy", vehicle.untrackedPolicy)
+        if let waiting = monitor.continuationCandidate {
+            json.add("continuation_driver", monitor.directory.name(of: waiting.driver))
+            json.add("continuation_after", waiting.origin.rawValue)
+        }
+        json.add("sessions_resumed", shell.sessionsResumed)
+        json.add("store_bytes", shell.storeBytes)
+        json.add("trip_points_written", shell.tripPointsWritten)
+        json.add("store_refusing_writes", shell.storeRefusingWrites)
+        json.add("store_pending_records", shell.storePendingRecords)
+        json.addRaw("store_lost", json: shell.storeLost.json)
+        json.add("store_lost_unsaved", shell.storeLostUnsaved)
+        return json.string
+    }
+}

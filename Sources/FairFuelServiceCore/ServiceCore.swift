@@ -1,0 +1,343 @@
+import FairFuelCore
+import FairFuelDomain
+import FairFuelLink
+import FairFuelParsers
+
+/// The service without its I/O: events with their times in (bytes from the MCU, a GNSS fix
+/// from gpsd, a control request, the passing of time), actions out (bytes to send, domain
+/// output to store, deferred answers). No file descriptor, no clock, no libc: the shell
+/// (`ServiceRuntime`) polls and reads, hands each event over with the host's monotonic time,
+/// and performs the actions; tests hand events over at any speed.
+///
+/// Host time (`now` everywhere below) times the link's own work: resends, backoff, the
+/// one-second tick, provisioning deadlines. Domain time is the MCU's stamps (`LinkClock`),
+/// extrapolated by host time only while the link is quiet.
+public final class ServiceCore {
+    public let settings: ServiceCoreSettings
+    /// Where the core says what happens (the shell's sink; tests capture it).
+    public let logger: Logger
+    /// Frames to domain events: the path shared with capture replays.
+    public internal(set) var ingest: LinkIngest
+    /// Names and the BLE filter (a copy: the domain's own is busy while it emits).
+    public private(set) var directory: DriverDirectory
+    public private(set) var vehicle: VehicleFuelSettings
+    /// Technicians' requests look drivers up and bind tags and beacons here.
+    let records: ProvisioningRecords?
+
+    /// Domain time: the MCU's own stamps, extrapolated by host time between frames.
+    var linkClock = LinkClock(hostMs: LinkMilliseconds(0))
+    var decoder = FrameDecoder(sender: .mcu)
+    var tracker: CommandTracker
+    /// Learn mode, tag writing and the MCU's identity (ServiceCore+Provisioning.swift).
+    var provisioning = ProvisioningDesk()
+
+    /// The link as the shell reported it: up with how it was opened, or down.
+    public private(set) var linkOpener: String?
+    public var linkIsUp: Bool { linkOpener != nil }
+    private var nextConnectAt = LinkMilliseconds(0)
+    private var backoffMs: Int64
+    private var lastOpenError: String?
+    private var linkTotals = LinkCounters()
+    public private(set) var reconnects = 0
+    private var lastTick = LinkMilliseconds(0)
+    private var lastRetention = LinkMilliseconds(0)
+    var firmwareWarning: String?
+    /// gpsd's last fix (with gpsd as the GNSS source), for `status`.
+    var lastSourceFix: GNSSFix?
+    /// MCU NMEA frames left unused because gpsd is the GNSS source.
+    var mcuNMEAIgnored: UInt64 = 0
+    public private(set) var feedbackSent: [FeedbackSignal] = []
+
+    /// `resuming`: the trip the store says may go on (continuity rules), offered to the domain.
+    public init(
+        settings: ServiceCoreSettings, directory: DriverDirectory, vehicle: VehicleFuelSettings,
+        resuming trip: InterruptedTrip? = nil, records: ProvisioningRecords? = nil, logger: Logger = .disabled
+    ) throws {
+        self.settings = settings
+        self.logger = logger
+        self.directory = directory
+        self.vehicle = vehicle
+        self.records = records
+        var monitor = DrivingMonitor(configuration: settings.monitor, directory: directory, fuel: try vehicle.estimator())
+        if let trip { monitor.offer(trip) }
+        ingest = LinkIngest(monitor: monitor, nmea: settings.nmea)
+        tracker = CommandTracker(capacity: settings.transmitQueueFrames)
+        backoffMs = settings.reconnectBackoffMinMs
+        feedbackSent.reserveCapacity(Self.feedbackKept)
+    }
+
+    static let feedbackKept = 64
+
+    // MARK: What the shell reads
+
+    /// The receiver's counters since start-up, across reconnections.
+    public var linkCounters: LinkCounters { linkTotals + decoder.counters }
+
+    /// MCU reboots the link clock has seen (its uptime restarting).
+    public var mcuReboots: Int { linkClock.reboots }
+
+    /// Domain time at host time `now` (the MCU's clock, extrapolated since its last frame).
+    public func linkTime(at now: LinkMilliseconds) -> LinkMilliseconds { linkClock.peek(hostMs: now) }
+
+    /// Whether the shell should try to open the link now (down, and its backoff has passed).
+    public func wantsLink(at now: LinkMilliseconds) -> Bool { !linkIsUp && now >= nextConnectAt }
+
+    /// How long the shell may sleep in poll before the core has work: the one-second tick,
+    /// a command's resend, the link's next attempt.
+    public func millisecondsUntilWork(at now: LinkMilliseconds) -> Int64 {
+        var wait = 1_000 - min(999, now.value - lastTick.value)
+        if let due = tracker.millisecondsUntilDue(at: now) { wait = min(wait, due) }
+        if !linkIsUp { wait = min(wait, max(0, nextConnectAt.value - now.value)) }
+        return max(0, wait)
+    }
+
+    // MARK: Link events
+
+    /// The shell opened the MCU's port (`opener`: how, for `status`; `message`: for the log).
+    public func linkOpened(opener: String, message: String, at now: LinkMilliseconds, _ perform: ServiceActions) {
+        linkOpener = opener
+        logger.notice(message)
+        perform(.status("MCU link up on \(settings.port)"))
+        lastOpenError = nil
+        backoffMs = settings.reconnectBackoffMinMs
+        decoder.restartStream()
+        tracker.reset()
+        send(.helloRequest(HelloRequest(hostMajor: 1, hostMinor: 0)), at: now, perform)
+        sendBLEFilter(at: now, perform)
+    }
+
+    /// The shell could not open the port (absent, busy, held by another service): try again later.
+    public func linkOpenFailed(_ message: String, at now: LinkMilliseconds) {
+        if message != lastOpenError { logger.warning("MCU link down: \(message); retrying with backoff") }
+        lastOpenError = message
+        nextConnectAt = now + backoffMs
+        backoffMs = min(backoffMs * 2, settings.reconnectBackoffMaxMs)
+    }
+
+    /// Bytes read from the MCU at host time `now`, in arrival order. No allocation per frame:
+    /// frames are handled inside the decoder's callback, their payloads slices of its buffer.
+    public func received(_ bytes: ArraySlice<UInt8>, at now: LinkMilliseconds, _ perform: ServiceActions) {
+        decoder.decode(bytes) { output in
+            switch output {
+            case let .frame(frame): handle(frame, at: now, perform)
+            case let .anomaly(anomaly): logger.debug("link: \(anomaly)")
+            case .duplicate: break
+            }
+        }
+    }
+
+    /// The port failed (unplugged, I/O error); the shell closed it. The session carries on.
+    public func linkLost(_ message: String, at now: LinkMilliseconds) {
+        linkTotals = linkTotals + decoder.counters
+        decoder = FrameDecoder(sender: .mcu)
+        logger.warning("MCU link lost: \(message); the session carries on, reconnecting")
+        linkOpener = nil
+        reconnects += 1
+        nextConnectAt = now + backoffMs
+    }
+
+    private func handle(_ frame: Frame, at now: LinkMilliseconds, _ perform: ServiceActions) {
+        // Domain time is the MCU's stamp (every frame moves the clock); `now`, the host's, times replies only.
+        let rebootsBefore = linkClock.reboots
+        let time = linkClock.time(of: frame.message, hostMs: now)
+        if provisioningTakes(frame, at: now, perform) { return }
+        switch frame.message {
+        case let .ack(ack):
+            tracker.acknowledge(ack) { outcome in handle(outcome) }
+            return
+        case let .hello(hello):
+            checkFirmware(hello)
+            if ingest.helloCount > 0 {
+                // A HELLO answering our HELLO_REQ keeps its uptime growing; a reboot's restarts it.
+                if linkClock.reboots > rebootsBefore {
+                    logger.notice("MCU rebooted (new HELLO, uptime \(hello.uptimeMs) ms); the session carries on")
+                } else {
+                    logger.debug("MCU HELLO again (uptime \(hello.uptimeMs) ms)")
+                }
+                sendBLEFilter(at: now, perform)
+            }
+        case let .log(log):
+            logger.log(log.level == .error ? .error : log.level == .warn ? .warning : .debug, "MCU: \(log.text)")
+        default:
+            break
+        }
+        if case .nmea = frame.message, settings.gnssFromGPSD {
+            mcuNMEAIgnored += 1
+            return
+        }
+        ingest.handle(frame, at: time) { output in record(output, at: now, perform) }
+    }
+
+    // MARK: GNSS beside the link
+
+    /// A fix from gpsd, read at host time `now`.
+    public func gnssFix(_ fix: GNSSFix, at now: LinkMilliseconds, _ perform: ServiceActions) {
+        lastSourceFix = fix
+        ingest.handle(fix: fix, at: linkClock.hostEvent(hostMs: now)) { output in record(output, at: now, perform) }
+    }
+
+    // MARK: Time
+
+    /// Time passes (the shell calls this after every poll): resends, the one-second domain
+    /// tick, the hourly retention pass, provisioning deadlines.
+    public func timePassed(at now: LinkMilliseconds, _ perform: ServiceActions) {
+        tracker.due(at: now, resend: { wire in perform(.send(wire)) }) { outcome in handle(outcome) }
+        if now.value - lastRetention.value >= 3_600_000 {
+            lastRetention = now
+            perform(.enforceRetention(nowUTCMs: ingest.monitor.utc.utc(linkClock.peek(hostMs: now))?.millisecondsSinceEpoch))
+        }
+        if now.value - lastTick.value >= 1_000 {
+            lastTick = now
+            // The one use of host time in domain time: a quiet or unplugged link still lets
+            // time pass (a session can end during an unplug); see LinkClock.
+            ingest.tick(at: linkClock.extrapolate(hostMs: now)) { output in record(output, at: now, perform) }
+            // Space may have come back: records held for a full disk go in without a restart.
+            perform(.retryStoreWrites)
+        }
+        provisioningTick(at: now, perform)
+    }
+
+    /// The service stops: the last epoch's fix and untracked driving are flushed to the store.
+    public func finish(at now: LinkMilliseconds, _ perform: ServiceActions) {
+        ingest.finish(at: linkClock.extrapolate(hostMs: now)) { output in record(output, at: now, perform) }
+        linkOpener = nil
+    }
+
+    // MARK: Provisioning reloads
+
+    /// Re-reads what the family and technicians change (SIGHUP, the control socket's `reload`):
+    /// the drivers with their tags and beacons, the vehicle profile and the fuel calibration.
+    public func reloadProvisioning(at now: LinkMilliseconds, _ perform: ServiceActions) {
+        guard let records else { return }
+        do {
+            let directory = try records.directory()
+            self.directory = directory
+            ingest.update(directory: directory)
+            sendBLEFilter(at: now, perform)
+            logger.info("provisioning reloaded: \(directory.drivers.count) driver(s)")
+        } catch {
+            logger.error("cannot reload provisioning: \(error)")
+        }
+        do {
+            try apply(vehicle: try records.vehicle())
+        } catch {
+            logger.error("cannot reload the vehicle profile: \(error)")
+        }
+        perform(.provisioningChanged)
+    }
+
+    /// A vehicle profile from the store: the fuel model or only its calibration changes from now on.
+    func apply(vehicle latest: VehicleFuelSettings) throws {
+        if latest.modelDiffers(from: vehicle) {
+            ingest.update(fuel: try latest.estimator())
+            logger.info("vehicle profile reloaded: \(latest.ratedLitersPer100km) L/100 km rated, \(latest.massKilograms) kg")
+        } else if latest.fuelScale != vehicle.fuelScale {
+            ingest.update(calibrationFactor: latest.fuelScale)
+        }
+        if latest.fuelScale != vehicle.fuelScale {
+            logger.info("fuel calibration reloaded: factor \(JSONLine.formatFixed(latest.fuelScale, decimals: 4)) (was \(JSONLine.formatFixed(vehicle.fuelScale, decimals: 4)))")
+        }
+        vehicle = latest
+    }
+
+    // MARK: Domain output
+
+    func record(_ output: DomainOutput, at now: LinkMilliseconds, _ perform: ServiceActions) {
+        perform(.record(output))
+        switch output {
+        case let .feedback(signal):
+            if feedbackSent.count == Self.feedbackKept { feedbackSent.removeFirst() }
+            feedbackSent.append(signal)
+            send(.feedback(signal.linkPattern), at: now, perform)
+        case let .sessionStarted(driver, _):
+            logger.notice("session started: \(name(of: driver))")
+        case let .sessionResumed(resumption):
+            let name = name(of: resumption.driver)
+            logger.notice(resumption.continuing
+                ? "session resumed without a tap: \(name)'s trip goes on (after a \(resumption.origin == .restart ? "restart" : "stop"))"
+                : "session started without a tap: \(name) drives on after a park (continuity rules)")
+        case .interruptedTripEnded:
+            logger.notice("the trip left open at the restart does not go on: ended at its last stored point (power_loss)")
+        case let .untrackedDriving(chunk) where !chunk.candidates.isEmpty:
+            logger.info("untracked driving, \(JSONLine.formatFixed(chunk.distance.kilometers, decimals: 2)) km; candidates: \(chunk.candidates.drivers.map { name(of: $0) }.joined(separator: ", "))")
+        case let .sessionEnded(record):
+            logger.notice("session ended: \(name(of: record.driver)) (\(record.reason.rawValue)), \(JSONLine.formatFixed(record.metrics.distance.kilometers, decimals: 2)) km")
+        case let .unknownTag(uid, _):
+            logger.notice("unknown tag \(uid) rejected; provision it with: fairfuel provision driver add NAME --tag \(uid.plainHex)")
+        case let .utcAnchored(offset, _):
+            logger.info("UTC known from GNSS (offset \(offset) ms)")
+        default:
+            break
+        }
+    }
+
+    private func name(of driver: DriverID) -> String { directory.name(of: driver) ?? "\(driver)" }
+
+    // MARK: Commands to the MCU
+
+    private func handle(_ outcome: CommandOutcome) {
+        switch outcome {
+        case let .acknowledged(seq, type, status) where status != .ok:
+            logger.warning("MCU answered command 0x\(String(type, radix: 16)) seq \(seq) with \(status.name)")
+        case let .unanswered(seq, type) where !provisioningAwaitsLateAck(seq):
+            logger.warning("MCU did not acknowledge command 0x\(String(type, radix: 16)) seq \(seq) after 3 resends")
+        case let .refused(type):
+            logger.warning("transmit queue full: command 0x\(String(type, radix: 16)) not sent")
+        default:
+            break
+        }
+    }
+
+    /// Sends a command through the tracker (its resends follow from `timePassed`); nothing while the link is down.
+    func send(_ message: LinkMessage, at now: LinkMilliseconds, _ perform: ServiceActions) {
+        guard linkIsUp else { return }
+        guard let wire = tracker.send(message, at: now, { outcome in handle(outcome) }) else { return }
+        perform(.send(wire))
+    }
+
+    func sendBLEFilter(at now: LinkMilliseconds, _ perform: ServiceActions) {
+        var entries: [BLEFilter.Entry] = []
+        for binding in directory.beacons {
+            let entry: BLEFilter.Entry
+            switch binding.identity {
+            case let .iBeacon(uuid, _, _): entry = .iBeaconUUID(uuid.bytes)
+            case let .eddystoneUID(namespace, _): entry = .eddystoneNamespace((0..<10).map { namespace.byte(at: $0) })
+            case let .address(address): entry = .address(address.bytes)
+            case .altBeacon: continue  // no filter kind for AltBeacon: report every advertisement instead
+            }
+            if !entries.contains(entry) { entries.append(entry) }
+        }
+        let hasAltBeacon = directory.beacons.contains { if case .altBeacon = $0.identity { true } else { false } }
+        // Learning a new beacon needs every advertisement; so do AltBeacons and more than 16 entries.
+        if hasAltBeacon || entries.count > BLEFilter.maximumEntries { entries = [] }
+        send(.bleFilter(BLEFilter(entries: entries)), at: now, perform)
+    }
+
+    private func checkFirmware(_ hello: Hello) {
+        switch settings.checkFirmware(hello) {
+        case .unknownBoard:
+            firmwareWarning = "unknown MCU board 0x\(String(hello.boardID, radix: 16))"
+            logger.warning(firmwareWarning!)
+            return
+        case let .mismatches(warning):
+            firmwareWarning = warning
+            logger.warning("MCU \(hello.name): \(warning)")
+        case .matches:
+            firmwareWarning = nil
+        }
+        logger.info("MCU \(hello.name) firmware \(hello.firmwareVersion), board 0x\(String(hello.boardID, radix: 16))")
+    }
+}
+
+extension FeedbackSignal {
+    /// The FEEDBACK pattern the MCU plays for this signal.
+    var linkPattern: Feedback {
+        switch self {
+        case .accepted: .accepted
+        case .rejected: .rejected
+        case .sessionStarted: .sessionStarted
+        case .sessionEnded: .sessionEnded
+        case .provisioning: .provisioning
+        }
+    }
+}
