@@ -1,10 +1,7 @@
 import FairFuelCore
 import FairFuelLink
 import FairFuelParsers
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import RealModule
 
 /// The MCU's side of a long day in the car, generated as it goes with constant memory:
 /// heartbeats, GNSS epochs the whole time (no fix in the garage, a stationary fix when
@@ -247,7 +244,7 @@ public struct SoakTraffic {
             driveEndMs = trip.driveEndMs
             phase = .stand
             phaseUntilMs = action.timeMs
-            metersPerDegreeLongitude = 111_320 * cos(latitude * Double.pi / 180)
+            metersPerDegreeLongitude = 111_320 * Double.cos(latitude * Double.pi / 180)
         case .driveEnd:
             moving = false
             speed = 0
@@ -376,8 +373,8 @@ public struct SoakTraffic {
                 }
             }
         }
-        latitude += speed * dt * cos(heading) / 111_320
-        longitude += speed * dt * sin(heading) / metersPerDegreeLongitude
+        latitude += speed * dt * Double.cos(heading) / 111_320
+        longitude += speed * dt * Double.sin(heading) / metersPerDegreeLongitude
     }
 
     // MARK: framing and reads
