@@ -53,8 +53,8 @@ struct GNSSReceiverModel: Sendable {
             for kind in settings.sentences {
                 switch kind {
                 case .rmc:
-                    sentences.append(NMEASentenceWriter.sentence(
-                        "\(t)RMC,\(time),V,,,,,,,\(NMEASentenceWriter.date(year: date.year, month: date.month, day: date.day)),,,N"))
+                    sentences.append(NMEASentenceWriter.rmcWithoutFix(
+                        utcMillisecondsOfDay: millisecondOfDay, year: date.year, month: date.month, day: date.day, talker: t))
                 case .gga: sentences.append(NMEASentenceWriter.sentence("\(t)GGA,\(time),,,,,0,00,99.99,,,,,,"))
                 case .gsa: sentences.append(NMEASentenceWriter.sentence("\(t)GSA,A,1,,,,,,,,,,,,,99.99,99.99,99.99"))
                 case .vtg: sentences.append(NMEASentenceWriter.sentence("\(t)VTG,,T,,M,,N,,K,N"))
