@@ -62,8 +62,14 @@ let package = Package(
         .target(
             name: "FairFuelEdges",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "CSerialPort", "CGPS", "CPosixShims", "CMosquitto"]),
-        // Synthetic MCU traffic and (later) the virtual MCU: for `fairfuel sim`, tests and benchmarks.
-        .target(name: "FairFuelSimulation", dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges"]),
+        // The virtual MCU, the soak and synthetic traffic: for `fairfuel sim`, tests and benchmarks. No Glibc:
+        // its I/O (capture files, threads, pseudo-terminals) is in Edges, its math from RealModule.
+        .target(
+            name: "FairFuelSimulation",
+            dependencies: [
+                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ]),
         .target(
             name: "FairFuelService",
             dependencies: [

@@ -1,8 +1,5 @@
 import FairFuelParsers
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import RealModule
 
 /// The GNSS receiver behind the MCU: one epoch of sentences from the car's true state,
 /// with a slowly wandering position error, speed and course noise, and a changing
@@ -38,12 +35,12 @@ struct GNSSReceiverModel: Sendable {
     ) -> [(delayMs: Int64, sentence: String)] {
         let dt = Double(simMs - (lastEpochMs ?? simMs - 1000)) / 1000
         lastEpochMs = simMs
-        let rho = exp(-max(dt, 0.05) / 60)
+        let rho = Double.exp(-max(dt, 0.05) / 60)
         let scale = settings.horizontalErrorMeters * (1 - rho * rho).squareRoot()
         errorEast = rho * errorEast + scale * random.gaussian()
         errorNorth = rho * errorNorth + scale * random.gaussian()
         errorUp = rho * errorUp + 1.6 * scale * random.gaussian()
-        let speedRho = exp(-max(dt, 0.05) / 1.0)
+        let speedRho = Double.exp(-max(dt, 0.05) / 1.0)
         speedError = speedRho * speedError + 0.06 * (1 - speedRho * speedRho).squareRoot() * random.gaussian()
         if random.chance(dt / 40) { satellites = min(14, max(6, satellites + (random.chance(0.5) ? 1 : -1))) }
 
@@ -56,8 +53,8 @@ struct GNSSReceiverModel: Sendable {
             for kind in settings.sentences {
                 switch kind {
                 case .rmc:
-                    sentences.append(NMEASentenceWriter.sentence(
-                        "\(t)RMC,\(time),V,,,,,,,\(NMEASentenceWriter.date(year: date.year, month: date.month, day: date.day)),,,N"))
+                    sentences.append(NMEASentenceWriter.rmcWithoutFix(
+                        utcMillisecondsOfDay: millisecondOfDay, year: date.year, month: date.month, day: date.day, talker: t))
                 case .gga: sentences.append(NMEASentenceWriter.sentence("\(t)GGA,\(time),,,,,0,00,99.99,,,,,,"))
                 case .gsa: sentences.append(NMEASentenceWriter.sentence("\(t)GSA,A,1,,,,,,,,,,,,,99.99,99.99,99.99"))
                 case .vtg: sentences.append(NMEASentenceWriter.sentence("\(t)VTG,,T,,M,,N,,K,N"))

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import RealModule
 
 /// Corrupts the MCU-to-host byte stream: single-bit errors at a byte error rate, and
 /// bursts of random bytes (a loose connector, a motor starting).
@@ -32,7 +30,7 @@ struct LineNoiseInjector: Sendable {
             return
         }
         // Geometric gap between corrupted bytes.
-        let gap = log(max(1 - random.unit(), 1e-12)) / log(1 - p)
+        let gap = Double.log(max(1 - random.unit(), 1e-12)) / Double.log(1 - p)
         cleanBytesLeft = gap > 1e12 ? .max : Int(gap)
     }
 

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import RealModule
 
 /// A local east/north plane in metres around an origin (equirectangular; good to a few
 /// hundred kilometres, which is all a generated route needs).
@@ -11,7 +9,7 @@ struct LocalPlane: Sendable {
 
     init(origin: GeoPoint) {
         self.origin = origin
-        metersPerDegreeLongitude = LocalPlane.metersPerDegree * max(0.01, cos(origin.latitude * Double.pi / 180))
+        metersPerDegreeLongitude = LocalPlane.metersPerDegree * max(0.01, Double.cos(origin.latitude * Double.pi / 180))
     }
 
     func point(east: Double, north: Double) -> GeoPoint {
@@ -34,7 +32,7 @@ struct LocalPlane: Sendable {
 
     /// Degrees from true north, 0..<360, of the direction (east, north).
     static func bearing(east: Double, north: Double) -> Double {
-        var degrees = atan2(east, north) * 180 / Double.pi
+        var degrees = Double.atan2(y: east, x: north) * 180 / Double.pi
         if degrees < 0 { degrees += 360 }
         return degrees
     }

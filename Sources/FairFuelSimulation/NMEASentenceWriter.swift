@@ -64,6 +64,11 @@ public enum NMEASentenceWriter {
                 + "\(fixed(courseDegrees, decimals: 1)),\(date(year: year, month: month, day: day)),,,A")
     }
 
+    /// RMC without a fix (status V, mode N): a receiver still searching, or a car in a garage.
+    public static func rmcWithoutFix(utcMillisecondsOfDay: Int64, year: Int, month: Int, day: Int, talker: String = "GP") -> String {
+        sentence("\(talker)RMC,\(time(utcMillisecondsOfDay)),V,,,,,,,\(date(year: year, month: month, day: day)),,,N")
+    }
+
     /// GGA with a GPS fix.
     public static func gga(
         utcMillisecondsOfDay: Int64, latitude: Double, longitude: Double, satellites: Int,

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import RealModule
 
 /// Gentle hills around the scenario's start, so that altitude changes as the car moves.
 struct Terrain: Sendable {
@@ -9,7 +7,7 @@ struct Terrain: Sendable {
 
     func altitude(at point: GeoPoint) -> Double {
         let (east, north) = plane.offset(of: point)
-        return baseMeters + 24 * sin(east / 4100) + 17 * cos(north / 3300) + 6 * sin((east + north) / 900)
+        return baseMeters + 24 * Double.sin(east / 4100) + 17 * Double.cos(north / 3300) + 6 * Double.sin((east + north) / 900)
     }
 }
 
@@ -52,7 +50,7 @@ struct RouteGenerator {
         var points = waypoints(request, plane: plane, random: &random)
         var cumulative = [0.0]
         for index in 1..<points.count {
-            cumulative.append(cumulative[index - 1] + hypot(points[index].0 - points[index - 1].0, points[index].1 - points[index - 1].1))
+            cumulative.append(cumulative[index - 1] + Double.hypot(points[index].0 - points[index - 1].0, points[index].1 - points[index - 1].1))
         }
         if let wanted = request.lengthMeters, request.destination == nil, cumulative.last! > 1 {
             let scale = wanted / cumulative.last!
@@ -186,7 +184,7 @@ struct RouteGenerator {
             if velocity > 0.5 {
                 let ahead = position(points, cumulative, min(length, along + 6))
                 let behind = position(points, cumulative, max(0, along - 6))
-                if hypot(ahead.0 - behind.0, ahead.1 - behind.1) > 1 {
+                if Double.hypot(ahead.0 - behind.0, ahead.1 - behind.1) > 1 {
                     lastCourse = LocalPlane.bearing(east: ahead.0 - behind.0, north: ahead.1 - behind.1)
                 }
             }
@@ -214,14 +212,14 @@ struct RouteGenerator {
         var points: [(Double, Double)]
         if let destination = request.destination, LocalPlane.distance(request.start, destination) > 50 {
             let (endEast, endNorth) = plane.offset(of: destination)
-            let distance = hypot(endEast, endNorth)
+            let distance = Double.hypot(endEast, endNorth)
             let count = min(60, max(1, Int(distance / segment)))
             let perpendicular = (-endNorth / distance, endEast / distance)
             let bend = random.uniform(-0.12, 0.12)
             points = [(0, 0)]
             for step in 1..<count {
                 let f = Double(step) / Double(count)
-                let offset = distance * (bend * sin(Double.pi * f) + random.uniform(-0.04, 0.04) * sin(Double.pi * f))
+                let offset = distance * (bend * Double.sin(Double.pi * f) + random.uniform(-0.04, 0.04) * Double.sin(Double.pi * f))
                 points.append((endEast * f + perpendicular.0 * offset, endNorth * f + perpendicular.1 * offset))
             }
             points.append((endEast, endNorth))
@@ -229,13 +227,13 @@ struct RouteGenerator {
             let length = request.lengthMeters ?? 2000
             let radius = length / (2 * Double.pi)
             let heading = random.uniform(0, 2 * Double.pi)
-            let center = (radius * cos(heading), radius * sin(heading))
+            let center = (radius * Double.cos(heading), radius * Double.sin(heading))
             let count = min(48, max(5, Int(length / segment)))
             points = []
             for step in 0...count {
                 let angle = heading + Double.pi + 2 * Double.pi * Double(step) / Double(count)
                 let r = (step == 0 || step == count) ? radius : radius * random.uniform(0.8, 1.2)
-                points.append((center.0 + r * cos(angle), center.1 + r * sin(angle)))
+                points.append((center.0 + r * Double.cos(angle), center.1 + r * Double.sin(angle)))
             }
             points[0] = (0, 0)
             points[count] = (0, 0)
@@ -248,7 +246,7 @@ struct RouteGenerator {
 
     /// Inserts a corner between consecutive points so that streets follow a rotated grid.
     static func onGrid(_ points: [(Double, Double)], angle: Double, random: inout SplitMix) -> [(Double, Double)] {
-        let (c, s) = (cos(angle), sin(angle))
+        let (c, s) = (Double.cos(angle), Double.sin(angle))
         var out = [points[0]]
         for index in 1..<points.count {
             let a = points[index - 1]
@@ -258,7 +256,7 @@ struct RouteGenerator {
             let bu = b.0 * c + b.1 * s, bv = -b.0 * s + b.1 * c
             let corner = random.chance(0.5) ? (bu, av) : (au, bv)
             let cornerPoint = (corner.0 * c - corner.1 * s, corner.0 * s + corner.1 * c)
-            if hypot(cornerPoint.0 - a.0, cornerPoint.1 - a.1) > 5 && hypot(cornerPoint.0 - b.0, cornerPoint.1 - b.1) > 5 {
+            if Double.hypot(cornerPoint.0 - a.0, cornerPoint.1 - a.1) > 5 && Double.hypot(cornerPoint.0 - b.0, cornerPoint.1 - b.1) > 5 {
                 out.append(cornerPoint)
             }
             out.append(b)
@@ -279,8 +277,8 @@ struct RouteGenerator {
     }
 
     static func turnDegrees(_ a: (Double, Double), _ b: (Double, Double), _ c: (Double, Double)) -> Double {
-        let first = atan2(b.1 - a.1, b.0 - a.0)
-        let second = atan2(c.1 - b.1, c.0 - b.0)
+        let first = Double.atan2(y: b.1 - a.1, x: b.0 - a.0)
+        let second = Double.atan2(y: c.1 - b.1, x: c.0 - b.0)
         var turn = abs(second - first) * 180 / Double.pi
         if turn > 180 { turn = 360 - turn }
         return turn

@@ -49,6 +49,24 @@ struct ScenarioLineCursor {
     var isAtEnd: Bool { index >= words.count }
     var peek: String? { isAtEnd ? nil : words[index] }
     var rest: [String] { Array(words[index...]) }
+    /// Whether the next word starts with a digit (a number, or a quantity such as `40s`).
+    var nextIsNumber: Bool { peek?.first?.isNumber == true }
+
+    /// The next word, lowercased, when it is one of `choices`: "unknown WHAT 'x' (choices)" otherwise.
+    mutating func choice(_ what: String, _ choices: [String]) throws(SimScenarioError) -> String {
+        let word = try next(what).lowercased()
+        guard choices.contains(word) else { throw error("unknown \(what) '\(word)' (\(choices.joined(separator: ", ")))") }
+        return word
+    }
+
+    /// Calls `body` with each remaining word, lowercased and consumed (an attribute or option
+    /// and then whatever values `body` reads).
+    mutating func forEachOption(_ body: (String, inout ScenarioLineCursor) throws(SimScenarioError) -> Void) throws(SimScenarioError) {
+        while let word = peek?.lowercased() {
+            index += 1
+            try body(word, &self)
+        }
+    }
 
     func error(_ message: String) -> SimScenarioError {
         SimScenarioError(sourceName: sourceName, line: line, message: message)
@@ -58,6 +76,15 @@ struct ScenarioLineCursor {
         guard let word = peek else { throw error("missing \(what)") }
         index += 1
         return word
+    }
+
+    /// The next word as `parse` reads it; `message(word)` is the error when it cannot.
+    mutating func next<Value>(_ what: String, as parse: (String) -> Value?, else message: (String) -> String)
+        throws(SimScenarioError) -> Value
+    {
+        let word = try next(what)
+        guard let value = parse(word) else { throw error(message(word)) }
+        return value
     }
 
     /// Consumes the next word when it equals `word` (case-insensitively).

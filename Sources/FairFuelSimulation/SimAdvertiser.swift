@@ -1,10 +1,7 @@
 import FairFuelCore
 import FairFuelLink
 import FairFuelParsers
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import RealModule
 
 /// An advertiser while the virtual MCU runs: when it next advertises, how it is heard,
 /// and the bytes it sends.
@@ -153,17 +150,17 @@ struct SimAdvertiser: Sendable {
             let segment = segments[segmentIndex]
             let gap = Double(time - (lastHeardMs ?? time - 60_000)) / 1000
             lastHeardMs = time
-            let rho = exp(-gap / 5)
+            let rho = Double.exp(-gap / 5)
             shadowDB = rho * shadowDB + radio.shadowingDB * (1 - rho * rho).squareRoot() * random.gaussian()
             let distance = max(segment.distance(at: time), 0.3)
             let exponent = segment.inside ? 2.0 : 2.4
-            var rssi = plan.powerDBm - 10 * exponent * log10(distance) + shadowDB - (segment.inside ? 0 : 7)
+            var rssi = plan.powerDBm - 10 * exponent * Double.log10(distance) + shadowDB - (segment.inside ? 0 : 7)
             let k = segment.inside ? 8.0 : 2.0
             let direct = (k / (k + 1)).squareRoot()
             let scatter = (1 / (2 * (k + 1))).squareRoot()
             let i = direct + scatter * random.gaussian()
             let q = scatter * random.gaussian()
-            rssi += 10 * log10(max(i * i + q * q, 1e-6))
+            rssi += 10 * Double.log10(max(i * i + q * q, 1e-6))
             if rssi >= radio.sensitivityDBm && !random.chance(radio.missRate) {
                 heard = (Int8(clamping: Int(rssi.rounded())), payload(at: time))
             }

@@ -71,12 +71,12 @@ private struct ParserState {
 
     mutating func directive(_ c: inout ScenarioLineCursor) throws(SimScenarioError) {
         let word = c.peek!
-        if let time = ParserState.timeOfDay(word) {
+        if let time = ScenarioLineCursor.timeOfDay(word) {
             _ = try c.next("time")
             try timelineLine(&c, secondOfDay: time)
             return
         }
-        if ParserState.timeOfDayShape(word) { throw c.error("'\(word)' is not a valid time (HH:MM or HH:MM:SS)") }
+        if ScenarioLineCursor.timeOfDayShape(word) { throw c.error("'\(word)' is not a valid time (HH:MM or HH:MM:SS)") }
         let keyword = try c.next("directive").lowercased()
         if day != nil && !["day", "noise"].contains(keyword) {
             if ParserState.directives.contains(keyword) {
@@ -89,23 +89,19 @@ private struct ParserState {
             guard !scenario.title.isEmpty else { throw c.error("missing title text") }
             return
         case "seed":
-            let word = try c.next("seed")
-            guard let seed = UInt64(word) else { throw c.error("seed '\(word)' is not a whole number") }
-            scenario.seed = seed
+            scenario.seed = try c.next("seed", as: { UInt64($0) }) { "seed '\($0)' is not a whole number" }
         case "start":
-            let dateWord = try c.next("start date (YYYY-MM-DD)")
-            guard let date = ParserState.date(dateWord) else { throw c.error("start date '\(dateWord)' is not a valid YYYY-MM-DD date") }
-            scenario.startDate = date
+            scenario.startDate = try c.next("start date (YYYY-MM-DD)", as: ScenarioLineCursor.date) {
+                "start date '\($0)' is not a valid YYYY-MM-DD date"
+            }
             scenario.startSecondOfDay = 0
             if let timeWord = c.peek {
-                guard let time = ParserState.timeOfDay(timeWord) else { throw c.error("start time '\(timeWord)' is not HH:MM or HH:MM:SS") }
+                guard let time = ScenarioLineCursor.timeOfDay(timeWord) else { throw c.error("start time '\(timeWord)' is not HH:MM or HH:MM:SS") }
                 c.index += 1
                 scenario.startSecondOfDay = time
             }
         case "timezone":
-            let word = try c.next("offset")
-            guard let minutes = ParserState.utcOffset(word) else { throw c.error("timezone '\(word)' is not UTC or ±HH:MM") }
-            scenario.utcOffsetMinutes = minutes
+            scenario.utcOffsetMinutes = try c.next("offset", as: ScenarioLineCursor.utcOffset) { "timezone '\($0)' is not UTC or ±HH:MM" }
         case "gnss": try gnss(&c)
         case "mcu": try mcu(&c)
         case "radio": try radio(&c)
@@ -120,7 +116,7 @@ private struct ParserState {
             let word = try c.next("place or latitude")
             if let latitude = Double(word) {
                 let longitude = try c.number("longitude")
-                scenario.vehicleStart = .position(try ParserState.point(latitude, longitude, c))
+                scenario.vehicleStart = .position(try c.point(latitude, longitude))
             } else {
                 guard scenario.place(named: word) != nil else { throw unknownPlace(word, c) }
                 scenario.vehicleStart = .place(word)
@@ -145,8 +141,7 @@ private struct ParserState {
     }
 
     mutating func gnss(_ c: inout ScenarioLineCursor) throws(SimScenarioError) {
-        let setting = try c.next("gnss setting").lowercased()
-        switch setting {
+        switch try c.choice("gnss setting", ["rate", "sentences", "talker", "keep-alive", "ttff", "error"]) {
         case "rate":
             let rate = Int(try c.quantity("rate", units: [(["hz"], 1)], defaultUnit: 1))
             guard [1, 2, 5, 10].contains(rate) else { throw c.error("gnss rate must be 1, 2, 5 or 10 Hz") }
@@ -171,14 +166,12 @@ private struct ParserState {
                 scenario.gnss.keepAliveMs = try c.duration("keep-alive")
             }
         case "ttff": scenario.gnss.timeToFirstFixMs = try c.duration("time to first fix")
-        case "error": scenario.gnss.horizontalErrorMeters = try c.distance("error")
-        default: throw c.error("unknown gnss setting '\(setting)' (rate, sentences, talker, keep-alive, ttff, error)")
+        default: scenario.gnss.horizontalErrorMeters = try c.distance("error")
         }
     }
 
     mutating func mcu(_ c: inout ScenarioLineCursor) throws(SimScenarioError) {
-        let setting = try c.next("mcu setting").lowercased()
-        switch setting {
+        switch try c.choice("mcu setting", ["name", "firmware", "board", "capabilities", "uptime", "boot", "bootloader"]) {
         case "name":
             let name = try c.next("name")
             guard name.utf8.count <= Hello.maximumNameBytes else { throw c.error("mcu name is longer than 32 bytes") }
@@ -201,18 +194,15 @@ private struct ParserState {
             guard value >= 0, value <= Double(UInt32.max) else { throw c.error("uptime must be 0 to 4294967295 ms") }
             scenario.mcu.initialUptimeMs = UInt32(value)
         case "boot": scenario.mcu.bootMs = try c.duration("boot time")
-        case "bootloader": scenario.mcu.bootloaderMs = try c.duration("bootloader time")
-        default: throw c.error("unknown mcu setting '\(setting)' (name, firmware, board, capabilities, uptime, boot, bootloader)")
+        default: scenario.mcu.bootloaderMs = try c.duration("bootloader time")
         }
     }
 
     mutating func radio(_ c: inout ScenarioLineCursor) throws(SimScenarioError) {
-        let setting = try c.next("radio setting").lowercased()
-        switch setting {
+        switch try c.choice("radio setting", ["sensitivity", "miss", "shadowing"]) {
         case "sensitivity": scenario.radio.sensitivityDBm = try c.quantity("sensitivity", units: [(["dbm"], 1)], defaultUnit: 1)
         case "miss": scenario.radio.missRate = try c.percent("miss rate")
-        case "shadowing": scenario.radio.shadowingDB = try c.quantity("shadowing", units: [(["db"], 1)], defaultUnit: 1)
-        default: throw c.error("unknown radio setting '\(setting)' (sensitivity, miss, shadowing)")
+        default: scenario.radio.shadowingDB = try c.quantity("shadowing", units: [(["db"], 1)], defaultUnit: 1)
         }
     }
 
@@ -234,7 +224,7 @@ private struct ParserState {
         guard scenario.place(named: name) == nil else { throw c.error("place '\(name)' is declared twice") }
         let latitude = try c.number("latitude")
         let longitude = try c.number("longitude")
-        var place = SimPlace(name: name, position: try ParserState.point(latitude, longitude, c))
+        var place = SimPlace(name: name, position: try c.point(latitude, longitude))
         if c.accept("range") { place.rangeMeters = try c.distance("range") }
         scenario.places.append(place)
     }
@@ -244,22 +234,15 @@ private struct ParserState {
         guard !["nobody", "card", "blank"].contains(name.lowercased()) else { throw c.error("'\(name)' is a reserved word") }
         guard scenario.driver(named: name) == nil else { throw c.error("driver '\(name)' is declared twice") }
         var driver = SimDriver(name: name, line: c.line)
-        while let word = c.peek?.lowercased() {
-            c.index += 1
+        try c.forEachOption { word, c throws(SimScenarioError) in
             switch word {
             case "tag": driver.tag = try tagSpec(&c, required: true)
             case "uri":
-                let text = try c.next("driver URI")
-                guard let uri = DriverURI(text) else { throw c.error("'\(text)' is not fairfuel://driver/<uuid>") }
-                driver.driverURI = uri
+                driver.driverURI = try c.next("driver URI", as: DriverURI.init) { "'\($0)' is not fairfuel://driver/<uuid>" }
             case "beacon":
                 let spec = try c.next("beacon spec or 'none'")
-                if spec.lowercased() == "none" { driver.beacon = nil; continue }
-                do {
-                    driver.beacon = try BeaconIdentity(spec: spec)
-                } catch {
-                    throw c.error("beacon '\(spec)': \(error)")
-                }
+                if spec.lowercased() == "none" { driver.beacon = nil; return }
+                do { driver.beacon = try BeaconIdentity(spec: spec) } catch { throw c.error("beacon '\(spec)': \(error)") }
             case "interval":
                 driver.beaconIntervalMs = try c.duration("advertising interval")
                 guard driver.beaconIntervalMs >= 20 else { throw c.error("advertising interval must be at least 20 ms") }
@@ -308,8 +291,7 @@ private struct ParserState {
         let placeName = try c.next("place")
         guard scenario.place(named: placeName) != nil else { throw unknownPlace(placeName, c) }
         var stranger = SimStranger(name: name, kind: kind, place: placeName, rangeMeters: 10, line: c.line)
-        while let word = c.peek?.lowercased() {
-            c.index += 1
+        try c.forEachOption { word, c throws(SimScenarioError) in
             switch word {
             case "range": stranger.rangeMeters = try c.distance("range")
             case "identity":
@@ -322,11 +304,9 @@ private struct ParserState {
     }
 
     func strangerKind(_ c: inout ScenarioLineCursor) throws(SimScenarioError) -> SimStrangerKind {
-        let word = try c.next("stranger kind")
-        guard let kind = SimStrangerKind(rawValue: word.lowercased()) else {
-            throw c.error("unknown stranger kind '\(word)' (\(SimStrangerKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        try c.next("stranger kind", as: { SimStrangerKind(rawValue: $0.lowercased()) }) {
+            "unknown stranger kind '\($0)' (\(SimStrangerKind.allCases.map(\.rawValue).joined(separator: ", ")))"
         }
-        return kind
     }
 
     // MARK: timeline
@@ -337,7 +317,7 @@ private struct ParserState {
         if let number = Int(word) {
             guard number >= 1 else { throw c.error("days count from 1 (the start date)") }
             date = UTCDate(daysSinceEpoch: scenario.startDate.daysSinceEpoch + Int64(number - 1))
-        } else if let parsed = ParserState.date(word) {
+        } else if let parsed = ScenarioLineCursor.date(word) {
             date = parsed
         } else {
             throw c.error("day '\(word)' is neither a day number nor a YYYY-MM-DD date")
@@ -389,9 +369,9 @@ private struct ParserState {
             let readOnly = c.accept("readonly")
             action = .presentBlank(spec?.kind ?? .ntag213, uid: spec?.uid, readOnly: readOnly)
         case "ignition":
-            let word = try c.next("'on' or 'off'").lowercased()
-            guard word == "on" || word == "off" else { throw c.error("ignition '\(word)': expected on or off") }
-            action = .ignition(word == "on")
+            action = .ignition(try c.next("'on' or 'off'", as: { ["on": true, "off": false][$0.lowercased()] }) {
+                "ignition '\($0.lowercased())': expected on or off"
+            })
         case "reboot": action = .reboot
         case "unplug": action = .unplug(durationMs: try c.duration("unplugged time"))
         case "noise":
@@ -410,23 +390,16 @@ private struct ParserState {
                 count = n
                 c.index += 1
             }
-            try c.expect("for")
-            let duration = try c.duration("duration")
-            var range = 6.0
-            if c.accept("range") { range = try c.distance("range") }
+            let (duration, range) = try presence(&c, defaultRangeMeters: 6)
             action = .strangers(kind: kind, count: count, durationMs: duration, rangeMeters: range)
         case "near":
             let name = try c.next("driver")
             guard let driver = scenario.driver(named: name) else { throw unknownDriver(name, c) }
-            try c.expect("for")
-            let duration = try c.duration("duration")
-            var range = 3.0
-            if c.accept("range") { range = try c.distance("range") }
+            let (duration, range) = try presence(&c, defaultRangeMeters: 3)
             action = .near(driver: driver.name, durationMs: duration, rangeMeters: range)
         case "log":
-            let word = try c.next("level").lowercased()
-            guard let level = MCULog.Level.allCases.first(where: { $0.name == word }) else {
-                throw c.error("log level '\(word)': expected debug, info, warn or error")
+            let level = try c.next("level", as: { word in MCULog.Level.allCases.first { $0.name == word.lowercased() } }) {
+                "log level '\($0.lowercased())': expected debug, info, warn or error"
             }
             let text = c.rest.joined(separator: " ")
             c.index = c.words.count
@@ -438,6 +411,13 @@ private struct ParserState {
         }
         try c.requireEnd()
         scenario.timeline.append(SimTimelineEntry(timeMs: time, action: action, line: c.line))
+    }
+
+    /// `for DURATION [range N m]`: how long someone stays next to the car, and how near.
+    func presence(_ c: inout ScenarioLineCursor, defaultRangeMeters: Double) throws(SimScenarioError) -> (Int64, Double) {
+        try c.expect("for")
+        let duration = try c.duration("duration")
+        return (duration, c.accept("range") ? try c.distance("range") : defaultRangeMeters)
     }
 
     var currentNoise: LineNoiseSettings {
@@ -464,7 +444,7 @@ private struct ParserState {
             if let routeKind = SimRouteKind(rawValue: word.lowercased()) {
                 c.index += 1
                 kind = routeKind
-            } else if word.first?.isNumber == true {
+            } else if c.nextIsNumber {
                 length = try c.distance("route length")
                 guard length! >= 100 else { throw c.error("a route is at least 100 m long") }
             } else {
@@ -504,7 +484,7 @@ private struct ParserState {
         case "with":
             guard c.peek != nil else { throw c.error("missing passenger name") }
             while let name = c.peek, !["to", "nmea", "notap", "tap-late", "stay", "approach", "with"].contains(name.lowercased()),
-                SimRouteKind(rawValue: name.lowercased()) == nil, name.first?.isNumber != true
+                SimRouteKind(rawValue: name.lowercased()) == nil, !c.nextIsNumber
             {
                 guard let driver = scenario.driver(named: name) else { throw unknownDriver(name, c) }
                 guard driver.name != trip.driver, !trip.passengers.contains(driver.name) else {
@@ -541,40 +521,32 @@ private struct ParserState {
         case "wait": kind = .wait
         case "park": kind = .park
         case "fuel": kind = .fuel(liters: nil, costMinorUnits: nil)
-        case "swap":
-            if let next = c.peek, next.first?.isNumber == true { duration = try c.duration("stop duration") }
-            let name = try c.next("new driver")
+        case "swap", "drop":
+            // `swap [DURATION] NAME`, `drop [DURATION] NAME`: someone who rides along.
+            if c.nextIsNumber { duration = try c.duration("stop duration") }
+            let name = try c.next(word == "swap" ? "new driver" : "passenger")
             guard trip.passengers.contains(where: { $0.lowercased() == name.lowercased() }) else {
-                throw c.error("swap: '\(name)' is not a passenger of this trip (add 'with \(name)')")
+                throw c.error("\(word): '\(name)' is not a passenger of this trip" + (word == "swap" ? " (add 'with \(name)')" : ""))
             }
-            kind = .swap(scenario.driver(named: name)!.name)
-        case "drop":
-            if let next = c.peek, next.first?.isNumber == true { duration = try c.duration("stop duration") }
-            let name = try c.next("passenger")
-            guard trip.passengers.contains(where: { $0.lowercased() == name.lowercased() }) else {
-                throw c.error("drop: '\(name)' is not a passenger of this trip")
-            }
-            kind = .drop(scenario.driver(named: name)!.name)
-            if duration == 0 { duration = 30_000 }
+            let passenger = scenario.driver(named: name)!.name
+            kind = word == "swap" ? .swap(passenger) : .drop(passenger)
+            if word == "drop" && duration == 0 { duration = 30_000 }
         default: throw c.error("unknown stop '\(word)' (light, wait, park, fuel, swap NAME, drop NAME)")
         }
-        if let next = c.peek, next.first?.isNumber == true { duration = try c.duration("stop duration") }
+        if c.nextIsNumber { duration = try c.duration("stop duration") }
         guard duration > 0 else { throw c.error("a \(word) stop needs a duration (e.g. '40 s')") }
         var at: Double?
         var repeatCount = 1
         var liters: Double?
         var cost: Int64?
-        while let option = c.peek?.lowercased() {
-            c.index += 1
+        try c.forEachOption { option, c throws(SimScenarioError) in
             switch option {
             case "at": at = try c.distance("position along the route")
             case "liters", "litres":
                 liters = try c.number("liters")
                 guard liters! > 0, liters! < 500 else { throw c.error("liters must be between 0 and 500") }
             case "cost":
-                let text = try c.next("cost")
-                guard let minor = ParserState.money(text) else { throw c.error("cost '\(text)' is not an amount like 71.45") }
-                cost = minor
+                cost = try c.next("cost", as: ScenarioLineCursor.money) { "cost '\($0)' is not an amount like 71.45" }
             default:
                 if option.hasPrefix("x"), let n = Int(option.dropFirst()), (1...50).contains(n) {
                     repeatCount = n
@@ -603,59 +575,5 @@ private struct ParserState {
     func unknownPlace(_ name: String, _ c: ScenarioLineCursor) -> SimScenarioError {
         let known = scenario.places.map(\.name).joined(separator: ", ")
         return c.error("unknown place '\(name)'" + (known.isEmpty ? " (no places declared)" : " (places: \(known))"))
-    }
-
-    static func point(_ latitude: Double, _ longitude: Double, _ c: ScenarioLineCursor) throws(SimScenarioError) -> GeoPoint {
-        guard (-85...85).contains(latitude) else { throw c.error("latitude \(latitude) is out of range (-85 to 85)") }
-        guard (-180...180).contains(longitude) else { throw c.error("longitude \(longitude) is out of range") }
-        return GeoPoint(latitude: latitude, longitude: longitude)
-    }
-
-    static func timeOfDayShape(_ word: String) -> Bool {
-        word.first?.isNumber == true && word.contains(":") && word.allSatisfy { $0.isNumber || $0 == ":" }
-    }
-
-    /// `HH:MM` or `HH:MM:SS` as seconds of the day.
-    static func timeOfDay(_ word: String) -> Int? {
-        let parts = word.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0.count == 2 }) else { return nil }
-        guard let hours = Int(parts[0]), let minutes = Int(parts[1]), (0...23).contains(hours), (0...59).contains(minutes)
-        else { return nil }
-        var seconds = 0
-        if parts.count == 3 {
-            guard let value = Int(parts[2]), (0...59).contains(value) else { return nil }
-            seconds = value
-        }
-        return hours * 3600 + minutes * 60 + seconds
-    }
-
-    static func date(_ word: String) -> UTCDate? {
-        let parts = word.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-        else { return nil }
-        return UTCDate(year: year, month: month, day: day)
-    }
-
-    static func utcOffset(_ word: String) -> Int? {
-        if word.uppercased() == "UTC" || word.uppercased() == "Z" { return 0 }
-        guard let sign = word.first, sign == "+" || sign == "-" else { return nil }
-        let parts = word.dropFirst().split(separator: ":")
-        guard parts.count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]), (0...14).contains(hours),
-            (0...59).contains(minutes)
-        else { return nil }
-        return (sign == "-" ? -1 : 1) * (hours * 60 + minutes)
-    }
-
-    /// `71.45` or `71` as minor units (cents); at most two decimals.
-    static func money(_ word: String) -> Int64? {
-        let parts = word.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let whole = Int64(parts[0]), whole >= 0 else { return nil }
-        var cents: Int64 = 0
-        if parts.count == 2 {
-            guard (1...2).contains(parts[1].count), parts[1].allSatisfy(\.isNumber), let fraction = Int64(parts[1]) else { return nil }
-            cents = parts[1].count == 1 ? fraction * 10 : fraction
-        }
-        return whole * 100 + cents
     }
 }

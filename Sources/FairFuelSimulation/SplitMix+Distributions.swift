@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import RealModule
 
 extension SplitMix {
     /// Uniform in [0, 1).
@@ -21,11 +19,11 @@ extension SplitMix {
     mutating func gaussian() -> Double {
         let u1 = max(unit(), 1e-12)
         let u2 = unit()
-        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+        return (-2 * Double.log(u1)).squareRoot() * Double.cos(2 * Double.pi * u2)
     }
 
     /// Exponential with the given mean.
-    mutating func exponential(mean: Double) -> Double { -mean * log(max(1 - unit(), 1e-12)) }
+    mutating func exponential(mean: Double) -> Double { -mean * Double.log(max(1 - unit(), 1e-12)) }
 
     /// A generator for a sub-stream, so that one concern's draws never shift another's.
     mutating func fork(_ salt: UInt64) -> SplitMix { SplitMix(seed: next() ^ (salt &* 0x9E37_79B9_7F4A_7C15)) }

@@ -33,7 +33,7 @@ public final class VirtualMCU: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
     // Owned by the thread in start()/run().
     private var core: VirtualMCUCore
-    private var port: SimPort?
+    private var port: PseudoTerminalPort?
     private var started = false
 
     /// Plans `plan`'s scenario into an MCU; nothing is opened yet.
@@ -60,7 +60,7 @@ public final class VirtualMCU: @unchecked Sendable {
     }
 
     deinit {
-        if let link = options.linkPath { SimDeviceLink.remove(link) }
+        if let link = options.linkPath { DeviceLink.remove(link) }
     }
 
     /// Opens the pseudo-terminal (and the link); returns the path for the host to open:
@@ -100,7 +100,7 @@ public final class VirtualMCU: @unchecked Sendable {
         guard !isRunning else { return }
         port = nil
         started = false
-        if let link = options.linkPath { SimDeviceLink.remove(link) }
+        if let link = options.linkPath { DeviceLink.remove(link) }
         shared.withLock { $0.devicePath = nil }
     }
 
@@ -108,8 +108,8 @@ public final class VirtualMCU: @unchecked Sendable {
     public func stop() { stopRequested.store(true, ordering: .relaxed) }
 
     /// Runs on a new thread; `join()` returns the report.
-    public func runInBackground(until limit: VirtualMCURunLimit = .scenarioEnd) -> SimThread<Result<VirtualMCUReport, VirtualMCUError>> {
-        SimThread { [self] in
+    public func runInBackground(until limit: VirtualMCURunLimit = .scenarioEnd) -> BlockingThread<Result<VirtualMCUReport, VirtualMCUError>> {
+        BlockingThread { [self] in
             do throws(VirtualMCUError) { return .success(try run(until: limit)) } catch { return .failure(error) }
         }
     }
@@ -144,7 +144,7 @@ public final class VirtualMCU: @unchecked Sendable {
                 guard let port else { break }
                 let readiness = port.wait(timeoutMs: 50, wantWrite: false)
                 if !readiness.hangUp { break }
-                SimPort.sleep(milliseconds: 20)
+                PseudoTerminalPort.sleep(milliseconds: 20)
             }
         }
 
@@ -206,13 +206,13 @@ public final class VirtualMCU: @unchecked Sendable {
             let timeout: Int32 = waitMs <= 0 || (options.lossless && waitMs < 1) ? 0 : Int32(min(50, waitMs.rounded(.up)))
 
             guard let port else {
-                SimPort.sleep(milliseconds: timeout)
+                PseudoTerminalPort.sleep(milliseconds: timeout)
                 continue
             }
             let readiness = port.wait(timeoutMs: timeout, wantWrite: connected && transmitOffset < transmit.count)
             if readiness.hangUp && !readiness.readable {
                 connected = false
-                SimPort.sleep(milliseconds: min(timeout, 20))
+                PseudoTerminalPort.sleep(milliseconds: min(timeout, 20))
                 continue
             }
             connected = true
@@ -235,10 +235,10 @@ public final class VirtualMCU: @unchecked Sendable {
     // MARK: run-loop helpers
 
     private func openPort() throws(VirtualMCUError) {
-        let newPort: SimPort
-        do { newPort = try SimPort() } catch { throw .port(error) }
+        let newPort: PseudoTerminalPort
+        do { newPort = try PseudoTerminalPort() } catch { throw .port(error) }
         if let link = options.linkPath {
-            do { try SimDeviceLink.point(link, to: newPort.devicePath) } catch { throw .link(error.description) }
+            do { try DeviceLink.point(link, to: newPort.devicePath) } catch { throw .link(error.description) }
         }
         port = newPort
         shared.withLock { $0.devicePath = newPort.devicePath }
@@ -269,7 +269,7 @@ public final class VirtualMCU: @unchecked Sendable {
                 transmitOffset = 0
                 port = nil
                 connected = false
-                if let link = options.linkPath { SimDeviceLink.remove(link) }
+                if let link = options.linkPath { DeviceLink.remove(link) }
             case .replug:
                 try openPort()
                 let path = shared.withLock { $0.devicePath } ?? ""

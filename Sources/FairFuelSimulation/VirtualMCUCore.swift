@@ -8,7 +8,8 @@ import FairFuelParsers
 /// NMEA epochs, advertisements, taps, ignition, resets); `receive(_:at:into:)` handles
 /// host bytes (ACKs, HELLO, filters, writes, feedback, bootloader). Outputs carry their
 /// bytes already framed and, when the scenario says so, corrupted. `VirtualMCU` moves
-/// the bytes over a pseudo-terminal; a test can drive this type directly.
+/// the bytes over a pseudo-terminal; a test can drive this type directly. The frames come
+/// from `MCUTrafficGenerator`, as the soak and synthetic traffic's do.
 struct VirtualMCUCore {
     enum Output {
         /// Bytes for the line: one frame (maybe corrupted) or a garbage burst.
@@ -44,7 +45,7 @@ struct VirtualMCUCore {
     var unseenOffShare = 0.0
     /// When the MCU last went quiet (reset, bootloader, unplug); nil while it runs.
     private var offSinceMs: Int64?
-    private var encoder = FrameEncoder(firstSeq: 0)
+    private var generator: MCUTrafficGenerator
     private var decoder = FrameDecoder(sender: .host)
     private var inbound: [UInt8] = []
     private var heldWhileBooting: [UInt8] = []
@@ -77,6 +78,7 @@ struct VirtualMCUCore {
         let scenario = plan.scenario
         power = .booting(helloAt: scenario.mcu.bootMs)
         uptimeBase = Int64(scenario.mcu.initialUptimeMs) - scenario.mcu.bootMs
+        generator = MCUTrafficGenerator(identity: scenario.mcu)
         advertisers = plan.advertisers.map(SimAdvertiser.init(plan:))
         heap = AdvertiserHeap()
         gnss = GNSSReceiverModel(settings: scenario.gnss, seed: scenario.seed ^ 0x6A55)
@@ -161,7 +163,7 @@ struct VirtualMCUCore {
         switch power {
         case .booting(let at) where at <= time:
             power = .running
-            send(.hello(hello(at: time)), at: time, into: &out)
+            send(generator.hello(uptimeMs: uptime(at: time)), at: time, into: &out)
             events.append(SimEvent(simMs: time, kind: .hello(requested: false)))
             let phase = Int64(uptime(at: time) % 1000)
             nextHeartbeat = time + 1000 - phase
@@ -188,9 +190,9 @@ struct VirtualMCUCore {
             return true
         }
         if let beat = nextHeartbeat, beat <= time {
-            send(.heartbeat(Heartbeat(
-                uptimeMs: uptime(at: time), mcuDropped: UInt16(clamping: droppedSinceBoot),
-                supplyMillivolts: supply(at: time), flags: ignition ? 1 : 0)), at: time, into: &out)
+            send(MCUTrafficGenerator.heartbeat(
+                uptimeMs: uptime(at: time), dropped: droppedSinceBoot, supplyMillivolts: supply(at: time), ignitionOn: ignition),
+                at: time, into: &out)
             nextHeartbeat = beat + 1000
             return true
         }
@@ -247,17 +249,17 @@ struct VirtualMCUCore {
                 events.append(SimEvent(simMs: time, kind: .tagWritten(label: tagPlan.label, uid: uidText, bytes: write.ndef.count)))
                 acknowledge(write.seq, .ok, at: time, into: &out)
             }
-            send(.nfcTag(NFCTagReport(
-                mcuTimeMs: uptime(at: time), technology: tagPlan.kind.technology,
+            send(MCUTrafficGenerator.tag(
+                uptimeMs: uptime(at: time), technology: tagPlan.kind.technology,
                 atqa: tagPlan.kind.atqa(uidLength: tagPlan.uid.count), sak: tagPlan.kind.sak, uid: tagPlan.uid[...],
-                ndef: tagNDEF[tag][...])), at: time, into: &out)
+                ndef: tagNDEF[tag][...]), at: time, into: &out)
         case .ignition(let on):
             guard on != ignition else { return }
             ignition = on
             lastIgnitionChange = time
             events.append(SimEvent(simMs: time, kind: .ignition(on: on)))
             if isRunning {
-                send(.power(PowerReport(mcuTimeMs: uptime(at: time), ignitionOn: on, supplyMillivolts: supply(at: time))), at: time, into: &out)
+                send(MCUTrafficGenerator.power(uptimeMs: uptime(at: time), ignitionOn: on, supplyMillivolts: supply(at: time)), at: time, into: &out)
             }
         case .reboot:
             reset(at: time, reason: "watchdog reboot")
@@ -364,7 +366,7 @@ struct VirtualMCUCore {
         switch frame.message {
         case .helloRequest:
             acknowledge(frame.seq, .ok, at: time, into: &out)
-            send(.hello(hello(at: time)), at: time, into: &out)
+            send(generator.hello(uptimeMs: uptime(at: time)), at: time, into: &out)
             events.append(SimEvent(simMs: time, kind: .hello(requested: true)))
         case .bleFilter(let newFilter):
             filter = newFilter.entries
@@ -410,15 +412,8 @@ struct VirtualMCUCore {
 
     // MARK: frames
 
-    private func hello(at time: Int64) -> Hello {
-        let mcu = plan.scenario.mcu
-        return Hello(
-            firmwareMajor: mcu.firmware.major, firmwareMinor: mcu.firmware.minor, firmwarePatch: mcu.firmware.patch,
-            boardID: mcu.boardID, capabilities: mcu.capabilities, uptimeMs: uptime(at: time), name: mcu.name)
-    }
-
     private mutating func send(_ message: LinkMessage, at time: Int64, into out: inout [Output]) {
-        guard var bytes = try? encoder.encode(message) else { return }
+        guard var bytes = generator.frame(message) else { return }
         statistics.framesSent += 1
         statistics.bytesSent += bytes.count
         statistics.framesByType[message.rawType, default: 0] += 1
@@ -445,7 +440,7 @@ struct VirtualMCUCore {
             let sentences = gnss.epoch(
                 utcMs: plan.scenario.startUTCMilliseconds + epoch, simMs: epoch, state: vehicle.sample, hasFix: hasFix)
             for (delay, sentence) in sentences {
-                send(.nmea(NMEAReport(mcuTimeMs: uptime(at: epoch + delay), sentence: sentence)), at: time, into: &out)
+                send(MCUTrafficGenerator.nmea(uptimeMs: uptime(at: epoch + delay), sentence), at: time, into: &out)
             }
         }
         scheduleEpoch(after: epoch)
@@ -509,7 +504,7 @@ struct VirtualMCUCore {
         enterSilence(.booting(helloAt: helloAt), at: time)
         offSinceMs = nil
         uptimeBase = -time + max(0, unseenMs)
-        encoder = FrameEncoder(firstSeq: 0)
+        generator.restart()
         decoder.restartStream()
         filter = []
         recentAcks = []

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FairFuelEdges
 import FairFuelService
 import FairFuelSimulation
 import FairFuelStore

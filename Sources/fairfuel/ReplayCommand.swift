@@ -65,7 +65,7 @@ struct ReplayCommand: ParsableCommand {
         var replay = Replay(capturePath: capture, store: db)
         if let progressEveryHours {
             replay.progress = ReplayProgress(everyMs: Int64((progressEveryHours * 3_600_000).rounded())) { snapshot in
-                let usage = SoakProcessUsage.now()
+                let usage = ProcessUsage.now()
                 print("progress\(snapshot.isFinal ? "-end" : "") sim_h=\(Self.hours(snapshot.captureMs)) cpu_s=\(usage.cpuSecondsText) "
                     + "rss_kib=\(usage.residentKiB.map(String.init) ?? "?") frames=\(snapshot.frames) "
                     + "sessions_started=\(snapshot.sessionsStarted) sessions_ended=\(snapshot.sessionsEnded) points=\(snapshot.pointsWritten)")

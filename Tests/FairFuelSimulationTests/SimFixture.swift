@@ -1,3 +1,4 @@
+import FairFuelEdges
 import FairFuelLink
 import FairFuelSimulation
 import TestSupport
@@ -30,7 +31,7 @@ enum SimFixture {
     final class Running {
         let mcu: VirtualMCU
         let host: HostLink
-        let thread: SimThread<Result<VirtualMCUReport, VirtualMCUError>>
+        let thread: BlockingThread<Result<VirtualMCUReport, VirtualMCUError>>
 
         init(_ scenario: SimScenario, options: VirtualMCUOptions, until limit: VirtualMCURunLimit = .scenarioEnd) throws {
             mcu = try VirtualMCU(scenario: scenario, options: options)

@@ -1,5 +1,4 @@
 import FairFuelEdges
-import FairFuelSimulation
 
 #if canImport(Glibc)
 import Glibc

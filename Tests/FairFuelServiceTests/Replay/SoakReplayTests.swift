@@ -47,8 +47,8 @@ struct SoakReplayTests {
         thread.start()
 
         var replay = Replay(capturePath: "/dev/fd/\(fds[0])", store: store)
-        var snapshots: [(ReplaySnapshot, SoakProcessUsage)] = []
-        replay.progress = ReplayProgress(everyMs: 150_000) { snapshots.append(($0, SoakProcessUsage.now())) }
+        var snapshots: [(ReplaySnapshot, ProcessUsage)] = []
+        replay.progress = ReplayProgress(everyMs: 150_000) { snapshots.append(($0, ProcessUsage.now())) }
         let report = try replay.run()
         close(fds[0])
         readerOpen = false

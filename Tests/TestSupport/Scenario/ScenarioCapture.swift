@@ -9,13 +9,14 @@ import FairFuelSimulation
 /// and GGA share their epoch's time; the MCU stamps GGA 3 ms later).
 ///
 /// The frame sequence restarts at every HELLO (the MCU rebooted); manual session ends
-/// are not link traffic and are left out.
+/// are not link traffic and are left out. The frames come from `MCUTrafficGenerator`, as
+/// the simulator's and the soak traffic's do.
 public struct ScenarioCapture {
     public let originMs: Int64
     public private(set) var frames = 0
     /// The capture text so far, UTF-8.
     public private(set) var bytes: [UInt8] = []
-    private var encoder = FrameEncoder()
+    private var generator = MCUTrafficGenerator()
     private var wire: [UInt8] = []
     private var scratch = [UInt8](repeating: 0, count: 640)
 
@@ -45,27 +46,24 @@ public struct ScenarioCapture {
         let uptime = event.mcuUptimeMs
         switch event.signal {
         case let .hello(ignitionSense):
-            encoder = FrameEncoder(firstSeq: 0)
-            var capabilities: MCUCapabilities = [.nfcReader, .bleScanner, .gnss]
-            if ignitionSense { capabilities.insert(.ignitionSense) }
-            line(.hello(Hello(
-                firmwareMajor: 1, firmwareMinor: 4, firmwarePatch: 2, boardID: 0x0101, capabilities: capabilities,
-                uptimeMs: uptime, name: "FairFuel MCU rev B")), at: time)
+            generator.restart()
+            // This family's MCU has no NFC writer, and ignition sense only where the scenario says.
+            generator.identity.capabilities = ignitionSense ? [.nfcReader, .bleScanner, .gnss, .ignitionSense] : [.nfcReader, .bleScanner, .gnss]
+            line(generator.hello(uptimeMs: uptime), at: time)
         case let .heartbeat(ignitionOn, supply):
-            line(.heartbeat(Heartbeat(uptimeMs: uptime, mcuDropped: 0, supplyMillivolts: supply, flags: ignitionOn ? 1 : 0)), at: time)
+            line(MCUTrafficGenerator.heartbeat(uptimeMs: uptime, supplyMillivolts: supply, ignitionOn: ignitionOn), at: time)
         case let .power(ignitionOn, supply):
-            line(.power(PowerReport(mcuTimeMs: uptime, ignitionOn: ignitionOn, supplyMillivolts: supply)), at: time)
+            line(MCUTrafficGenerator.power(uptimeMs: uptime, ignitionOn: ignitionOn, supplyMillivolts: supply), at: time)
         case let .epoch(epoch):
             let sentences = ScenarioNMEA.sentences(epoch)
-            line(.nmea(NMEAReport(mcuTimeMs: uptime, sentence: Array(sentences.rmc.utf8)[...])), at: time)
-            line(.nmea(NMEAReport(mcuTimeMs: uptime &+ 3, sentence: Array(sentences.gga.utf8)[...])), at: time)
+            line(MCUTrafficGenerator.nmea(uptimeMs: uptime, sentences.rmc), at: time)
+            line(MCUTrafficGenerator.nmea(uptimeMs: uptime &+ 3, sentences.gga), at: time)
         case let .advertisement(advert):
             line(.bleAdvertisement(BLEAdvertisementReport(
                 mcuTimeMs: uptime, address: advert.address, addressType: advert.addressType,
                 advertisingType: advert.advertisingType, rssiDBm: advert.rssiDBm, data: advert.data[...])), at: time)
         case let .tag(uid, ndef):
-            line(.nfcTag(NFCTagReport(
-                mcuTimeMs: uptime, technology: .iso14443A, atqa: 0x0044, sak: 0x00, uid: uid[...], ndef: ndef[...])), at: time)
+            line(MCUTrafficGenerator.tag(uptimeMs: uptime, uid: uid[...], ndef: ndef[...]), at: time)
         case .endSession:
             break
         }
@@ -77,11 +75,7 @@ public struct ScenarioCapture {
     /// appended in one copy (this runs for every frame of a month in debug builds).
     private mutating func line(_ message: LinkMessage, at timeMs: Int64) {
         wire.removeAll(keepingCapacity: true)
-        do {
-            try encoder.encode(message, into: &wire)
-        } catch {
-            preconditionFailure("a scenario message does not fit a frame: \(error)")
-        }
+        generator.frame(message, into: &wire)
         precondition(timeMs >= originMs, "an event before the capture's origin")
         if scratch.count < 32 + wire.count * 2 { scratch = [UInt8](repeating: 0, count: 32 + wire.count * 2) }
         var value = UInt64(timeMs - originMs)

@@ -8,11 +8,9 @@ public enum ScenarioNMEA {
         let date = stamp.date
         let timeOfDay = Int64(stamp.timeOfDay.milliseconds)
         guard epoch.valid else {
-            let time = hhmmss(timeOfDay)
-            let ddmmyy = two(date.day) + two(date.month) + two(date.year % 100)
             return (
-                NMEASentenceWriter.sentence("GPRMC,\(time),V,,,,,,,\(ddmmyy),,,N"),
-                NMEASentenceWriter.sentence("GPGGA,\(time),,,,,0,00,99.9,,M,,M,,"))
+                NMEASentenceWriter.rmcWithoutFix(utcMillisecondsOfDay: timeOfDay, year: date.year, month: date.month, day: date.day),
+                NMEASentenceWriter.sentence("GPGGA,\(hhmmss(timeOfDay)),,,,,0,00,99.9,,M,,M,,"))
         }
         let rmc = NMEASentenceWriter.rmc(
             utcMillisecondsOfDay: timeOfDay, year: date.year, month: date.month, day: date.day, latitude: epoch.latitude,

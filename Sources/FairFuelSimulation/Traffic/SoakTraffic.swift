@@ -1,10 +1,7 @@
 import FairFuelCore
 import FairFuelLink
 import FairFuelParsers
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import RealModule
 
 /// The MCU's side of a long day in the car, generated as it goes with constant memory:
 /// heartbeats, GNSS epochs the whole time (no fix in the garage, a stationary fix when
@@ -13,6 +10,7 @@ import Glibc
 ///
 /// For the soak benchmark: `generate(untilMs:_:)` hands out serial reads in time order,
 /// a day at a time holding only that day's seven trips. Deterministic for a given seed.
+/// A front-end of `MCUTrafficGenerator`, which frames the messages and cuts the reads.
 public struct SoakTraffic {
     public struct Options: Sendable {
         public var durationMs: Int64 = 86_400_000
@@ -77,17 +75,23 @@ public struct SoakTraffic {
     }
 
     public let options: Options
-    public private(set) var statistics = Statistics()
+    /// What was generated so far.
+    public var statistics: Statistics {
+        var statistics = counts
+        statistics.frames = generator.statistics.frames
+        statistics.reads = generator.statistics.reads
+        statistics.bytes = generator.statistics.bytes
+        return statistics
+    }
+    private var counts = Statistics()
     /// Everything before this capture time has been handed out.
     public private(set) var generatedUntilMs: Int64 = 0
     /// The time of the last event played.
     private var now: Int64 = 0
 
     private static let bootUptimeMs: Int64 = 12_000
-    private var encoder = FrameEncoder(firstSeq: 0)
-    private var pending: [UInt8] = []
-    private var pendingPollMs: Int64 = 0
-    private var strangers: [Advertiser]
+    private var generator: MCUTrafficGenerator
+    private var strangers: [CrowdAdvertiser]
     private var fobs: [Fob]
     private var random: SplitMix
     private var motionRandom: SplitMix
@@ -120,6 +124,7 @@ public struct SoakTraffic {
 
     public init(options: Options) {
         self.options = options
+        generator = MCUTrafficGenerator(readChunkBytes: options.readChunkBytes, pollIntervalMs: options.pollIntervalMs)
         random = SplitMix(seed: options.seed ^ 0x50AC)
         motionRandom = SplitMix(seed: options.seed ^ 0x0D21_7E)
         var crowdRandom = SplitMix(seed: options.seed)
@@ -129,12 +134,11 @@ public struct SoakTraffic {
         }
         let strangerCount = max(0, options.advertisersInRange - fobs.count)
         // Index 0 of the crowd is another family's iBeacon: keep them from index 1.
-        strangers = (0..<strangerCount).map { Advertiser(index: $0 + 1, random: &crowdRandom) }
-        pending.reserveCapacity(4_096)
+        strangers = (0..<strangerCount).map { CrowdAdvertiser(index: $0 + 1, random: &crowdRandom) }
         heading = motionRandom.uniform(0, 2 * Double.pi)
     }
 
-    public var isFinished: Bool { generatedUntilMs >= options.durationMs && pending.isEmpty }
+    public var isFinished: Bool { generatedUntilMs >= options.durationMs && generator.isDrained }
 
     /// The trips of day `index` (day 0 holds capture time zero), in capture milliseconds.
     public func trips(day index: Int) -> [SoakTrip] {
@@ -163,10 +167,7 @@ public struct SoakTraffic {
         let limit = min(untilMs, options.durationMs)
         if !helloSent {
             helloSent = true
-            send(.hello(Hello(
-                firmwareMajor: 1, firmwareMinor: 4, firmwarePatch: 2, boardID: 0x0101,
-                capabilities: [.nfcReader, .bleScanner, .gnss, .nfcWrite, .ignitionSense],
-                uptimeMs: uptime(0), name: "FairFuel MCU rev B")), at: 0, read)
+            send(generator.hello(uptimeMs: uptime(0)), at: 0, read)
             send(.log(MCULog(level: .info, text: "soak: scanner on, GNSS at \(options.nmeaEpochsPerSecond) Hz")), at: 0, read)
         }
         while true {
@@ -193,7 +194,7 @@ public struct SoakTraffic {
             }
         }
         generatedUntilMs = max(generatedUntilMs, limit)
-        if generatedUntilMs >= options.durationMs { flush(read) }
+        if generatedUntilMs >= options.durationMs { generator.flush(read) }
     }
 
     // MARK: the day's script
@@ -233,21 +234,19 @@ public struct SoakTraffic {
         case .arrive:
             fobs[trip.driver].inCabin = true
         case .tap:
-            statistics.taps += 1
-            send(.nfcTag(NFCTagReport(
-                mcuTimeMs: uptime(action.timeMs), technology: .iso14443A, atqa: 0x0044, sak: 0x00,
-                uid: fobs[trip.driver].driver.tagUID[...], ndef: [][...])), at: action.timeMs, read)
+            counts.taps += 1
+            send(MCUTrafficGenerator.tag(uptimeMs: uptime(action.timeMs), uid: fobs[trip.driver].driver.tagUID[...]), at: action.timeMs, read)
         case .ignitionOn, .ignitionOff:
             ignition = action.kind == .ignitionOn
-            send(.power(PowerReport(mcuTimeMs: uptime(action.timeMs), ignitionOn: ignition, supplyMillivolts: supply())),
+            send(MCUTrafficGenerator.power(uptimeMs: uptime(action.timeMs), ignitionOn: ignition, supplyMillivolts: supply()),
                 at: action.timeMs, read)
         case .driveStart:
             moving = true
-            statistics.tripsDriven += 1
+            counts.tripsDriven += 1
             driveEndMs = trip.driveEndMs
             phase = .stand
             phaseUntilMs = action.timeMs
-            metersPerDegreeLongitude = 111_320 * cos(latitude * Double.pi / 180)
+            metersPerDegreeLongitude = 111_320 * Double.cos(latitude * Double.pi / 180)
         case .driveEnd:
             moving = false
             speed = 0
@@ -259,16 +258,15 @@ public struct SoakTraffic {
     // MARK: periodic frames
 
     private mutating func heartbeat(at time: Int64, _ read: (UInt64, ArraySlice<UInt8>) -> Void) {
-        statistics.heartbeats += 1
-        send(.heartbeat(Heartbeat(uptimeMs: uptime(time), mcuDropped: 0, supplyMillivolts: supply(), flags: ignition ? 1 : 0)),
-            at: time, read)
+        counts.heartbeats += 1
+        send(MCUTrafficGenerator.heartbeat(uptimeMs: uptime(time), supplyMillivolts: supply(), ignitionOn: ignition), at: time, read)
     }
 
     private mutating func epoch(at time: Int64, _ read: (UInt64, ArraySlice<UInt8>) -> Void) {
         let epochMs = Int64(1_000 / max(1, options.nmeaEpochsPerSecond))
         if moving {
             drive(at: time, seconds: Double(epochMs) / 1_000)
-            statistics.drivingMs += epochMs
+            counts.drivingMs += epochMs
         }
         let clock = options.startMillisecondsOfDay + time
         let day = Int(clock / 86_400_000)
@@ -281,10 +279,9 @@ public struct SoakTraffic {
         let withSummary = time % 1_000 == 200 % 1_000
         let mcuTime = uptime(time)
         if msOfDay < options.garageUntilMillisecondsOfDay || msOfDay >= options.garageFromMillisecondsOfDay {
-            let utc = NMEASentenceWriter.time(msOfDay)
-            let date = NMEASentenceWriter.date(year: civilDate.year, month: civilDate.month, day: civilDate.day)
-            sendNMEA(NMEASentenceWriter.sentence("GPRMC,\(utc),V,,,,,,,\(date),,,N"), mcuTime, at: time, read)
-            sendNMEA(NMEASentenceWriter.sentence("GPGGA,\(utc),,,,,0,00,99.9,,,,,,"), mcuTime, at: time, read)
+            sendNMEA(NMEASentenceWriter.rmcWithoutFix(
+                utcMillisecondsOfDay: msOfDay, year: civilDate.year, month: civilDate.month, day: civilDate.day), mcuTime, at: time, read)
+            sendNMEA(NMEASentenceWriter.sentence("GPGGA,\(NMEASentenceWriter.time(msOfDay)),,,,,0,00,99.9,,,,,,"), mcuTime, at: time, read)
             if withSummary {
                 sendNMEA(NMEASentenceWriter.sentence("GPGSA,A,1,,,,,,,,,,,,,99.9,99.9,99.9"), mcuTime, at: time, read)
             }
@@ -309,7 +306,7 @@ public struct SoakTraffic {
     }
 
     private mutating func advertise(at time: Int64, _ read: (UInt64, ArraySlice<UInt8>) -> Void) {
-        statistics.advertisements += 1
+        counts.advertisements += 1
         let total = fobs.count + strangers.count
         let slot = Int(advertisementIndex % Int64(max(1, total)))
         let jitter = Int(random.next() % 9) - 4
@@ -376,38 +373,19 @@ public struct SoakTraffic {
                 }
             }
         }
-        latitude += speed * dt * cos(heading) / 111_320
-        longitude += speed * dt * sin(heading) / metersPerDegreeLongitude
+        latitude += speed * dt * Double.cos(heading) / 111_320
+        longitude += speed * dt * Double.sin(heading) / metersPerDegreeLongitude
     }
 
     // MARK: framing and reads
 
     private mutating func sendNMEA(_ sentence: String, _ mcuTime: UInt32, at time: Int64, _ read: (UInt64, ArraySlice<UInt8>) -> Void) {
-        statistics.nmeaSentences += 1
-        send(.nmea(NMEAReport(mcuTimeMs: mcuTime, sentence: sentence)), at: time, read)
+        counts.nmeaSentences += 1
+        send(MCUTrafficGenerator.nmea(uptimeMs: mcuTime, sentence), at: time, read)
     }
 
     private mutating func send(_ message: LinkMessage, at time: Int64, _ read: (UInt64, ArraySlice<UInt8>) -> Void) {
-        let poll = (time / options.pollIntervalMs) * options.pollIntervalMs
-        if poll != pendingPollMs {
-            flush(read)
-            pendingPollMs = poll
-        }
-        // Every message built here fits a frame; a failure would be a bug in this generator.
-        do { try encoder.encode(message, into: &pending) } catch { preconditionFailure("soak frame: \(error)") }
-        statistics.frames += 1
-    }
-
-    private mutating func flush(_ read: (UInt64, ArraySlice<UInt8>) -> Void) {
-        var start = 0
-        while start < pending.count {
-            let end = min(pending.count, start + options.readChunkBytes)
-            read(UInt64(pendingPollMs), pending[start..<end])
-            statistics.reads += 1
-            statistics.bytes += end - start
-            start = end
-        }
-        pending.removeAll(keepingCapacity: true)
+        generator.send(message, at: time, read)
     }
 
     private func uptime(_ time: Int64) -> UInt32 { UInt32(truncatingIfNeeded: Self.bootUptimeMs + time) }

@@ -1,5 +1,3 @@
-import FairFuelEdges
-
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,10 +1,5 @@
 import FairFuelCore
-import FairFuelEdges
 import FairFuelLink
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Records a live link into a `.ffcap` capture: every read becomes one `rx` line stamped
 /// with the host's monotonic milliseconds since the start.

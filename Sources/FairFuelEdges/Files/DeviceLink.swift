@@ -6,12 +6,12 @@ import Glibc
 ///
 /// A real MCU on USB reappears as the same `/dev/fairfuel-mcu` (a udev symlink) after a
 /// replug; this plays that part for the virtual one.
-enum SimDeviceLink {
-    enum Failure: Error, Equatable, CustomStringConvertible {
+public enum DeviceLink {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
         case notALink(String)
         case system(operation: String, path: String, errnoCode: Int32)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .notALink(let path): "\(path) exists and is not a symbolic link; refusing to replace it"
             case .system(let operation, let path, let code): "cannot \(operation) \(path): \(String(cString: strerror(code)))"
@@ -20,7 +20,7 @@ enum SimDeviceLink {
     }
 
     /// Points `link` at `target`, atomically replacing an older link; creates the parent directory.
-    static func point(_ link: String, to target: String) throws(Failure) {
+    public static func point(_ link: String, to target: String) throws(Failure) {
         if let slash = link.lastIndex(of: "/"), slash != link.startIndex {
             let directory = String(link[..<slash])
             if mkdir(directory, 0o755) != 0 && errno != EEXIST {
@@ -44,7 +44,7 @@ enum SimDeviceLink {
     }
 
     /// Removes `link` if it is a symbolic link (never a real file).
-    static func remove(_ link: String) {
+    public static func remove(_ link: String) {
         var status = stat()
         if lstat(link, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK { unlink(link) }
     }

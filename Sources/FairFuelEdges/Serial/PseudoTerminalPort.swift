@@ -1,29 +1,28 @@
-import FairFuelEdges
-
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The virtual MCU's end of a pseudo-terminal: non-blocking writes that never wait for a
-/// host that is not reading, and one poll(2) for input, room to write and hang-up.
-final class SimPort {
-    let terminal: PseudoTerminal
+/// The controller end of a pseudo-terminal for a device simulator (the virtual MCU): non-blocking
+/// writes that never wait for a host that is not reading, and one poll(2) for input, room to write
+/// and hang-up.
+public final class PseudoTerminalPort {
+    public let terminal: PseudoTerminal
 
-    init() throws(SerialPortError) {
+    public init() throws(SerialPortError) {
         terminal = try PseudoTerminal()
     }
 
-    var devicePath: String { terminal.devicePath }
+    public var devicePath: String { terminal.devicePath }
 
-    struct Readiness {
-        var readable = false
-        var writable = false
+    public struct Readiness: Sendable {
+        public var readable = false
+        public var writable = false
         /// No process has the device side open.
-        var hangUp = false
+        public var hangUp = false
     }
 
     /// Waits up to `timeoutMs` for input (and room to write, with `wantWrite`).
-    func wait(timeoutMs: Int32, wantWrite: Bool) -> Readiness {
+    public func wait(timeoutMs: Int32, wantWrite: Bool) -> Readiness {
         var descriptor = pollfd(
             fd: terminal.controllerDescriptor, events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0)
         let ready = poll(&descriptor, 1, timeoutMs)
@@ -35,20 +34,20 @@ final class SimPort {
     }
 
     /// Writes what the terminal takes now; returns the count (0 when it is full).
-    func writeSome(_ bytes: ArraySlice<UInt8>) -> Int {
+    public func writeSome(_ bytes: ArraySlice<UInt8>) -> Int {
         guard !bytes.isEmpty else { return 0 }
         let written = bytes.withUnsafeBytes { write(terminal.controllerDescriptor, $0.baseAddress, $0.count) }
         return max(written, 0)
     }
 
     /// Reads what the host wrote (empty when nothing is there).
-    func readAvailable(into buffer: inout [UInt8]) -> ArraySlice<UInt8> {
+    public func readAvailable(into buffer: inout [UInt8]) -> ArraySlice<UInt8> {
         let count = buffer.withUnsafeMutableBytes { read(terminal.controllerDescriptor, $0.baseAddress, $0.count) }
         return count > 0 ? buffer[0..<count] : []
     }
 
     /// Sleeps `milliseconds` without a descriptor (while unplugged or nobody listens).
-    static func sleep(milliseconds: Int32) {
+    public static func sleep(milliseconds: Int32) {
         guard milliseconds > 0 else { return }
         _ = poll(nil, 0, milliseconds)
     }

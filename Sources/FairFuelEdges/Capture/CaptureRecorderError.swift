@@ -1,5 +1,3 @@
-import FairFuelEdges
-
 /// Why a recording stopped early or could not start.
 public enum CaptureRecorderError: Error, Sendable, Equatable, CustomStringConvertible {
     case port(SerialPortError)

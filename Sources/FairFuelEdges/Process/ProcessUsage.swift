@@ -2,20 +2,20 @@
 import Glibc
 #endif
 
-/// This process's CPU time and resident memory, as the soak benchmark reports them.
-public struct SoakProcessUsage: Sendable, Equatable {
+/// This process's CPU time and resident memory, as the soak benchmark and `replay --progress` report them.
+public struct ProcessUsage: Sendable, Equatable {
     /// User plus system CPU time, microseconds (`getrusage(RUSAGE_SELF)`).
     public var cpuMicroseconds: Int64
     /// Resident set size now (`VmRSS` of `/proc/self/status`), KiB; nil where there is no /proc.
     public var residentKiB: Int?
 
     /// Samples the process now.
-    public static func now() -> SoakProcessUsage {
+    public static func now() -> ProcessUsage {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let cpu = Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000
             + Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
-        return SoakProcessUsage(cpuMicroseconds: cpu, residentKiB: residentKiB())
+        return ProcessUsage(cpuMicroseconds: cpu, residentKiB: residentKiB())
     }
 
     /// CPU seconds with millisecond precision, as text (`12.345`).

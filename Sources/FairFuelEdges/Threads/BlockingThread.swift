@@ -9,7 +9,7 @@ import Glibc
 ///
 /// `join` may be called from one thread; the result is read after pthread_join, which
 /// orders the thread's writes before it.
-public final class SimThread<Result: Sendable>: @unchecked Sendable {
+public final class BlockingThread<Result: Sendable>: @unchecked Sendable {
     private final class Box: ThreadEntry, @unchecked Sendable {
         let body: () -> Result
         var result: Result?
