@@ -100,7 +100,7 @@ let package = Package(
             exclude: ["Export/Fixtures"]),
         .testTarget(name: "FairFuelSimulationTests", dependencies: ["FairFuelSimulation", "FairFuelEdges", "TestSupport"]),
         .testTarget(
-            name: "CLITests", dependencies: ["fairfuel", "TestSupport", "FairFuelLink", "FairFuelEdges"],
+            name: "CLITests", dependencies: ["fairfuel", "TestSupport", "FairFuelCore", "FairFuelLink", "FairFuelEdges"],
             exclude: ["Fixtures"]),
         // `fairfuel run`, `fairfueld` and `fairfuel sim` as separate processes on real pseudo-terminals.
         .testTarget(
