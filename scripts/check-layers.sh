@@ -178,6 +178,7 @@ c_modules = {module_name(t["name"]) for t in manifest["targets"]
 local_modules = {module_name(name): name for name in targets}
 
 findings = []
+undeclared = {}  # target -> modules it imports without declaring, for the summary
 
 for target in manifest["targets"]:
     name = target["name"]
@@ -209,6 +210,7 @@ for target in manifest["targets"]:
                 continue
             if module not in declared:
                 findings.append("%s imports %s, which it does not declare" % (where, module))
+                undeclared.setdefault(name, set()).add(module)
             imported = local_modules.get(module)
             if imported is None or test_side:
                 continue
@@ -221,6 +223,8 @@ for finding in findings:
     print(finding)
 sys.stdout.flush()
 if findings:
+    for name, modules in undeclared.items():
+        print("check-layers: %s imports without declaring: %s" % (name, ", ".join(sorted(modules))), file=sys.stderr)
     print("check-layers: %d violation(s) of the layer rule" % len(findings), file=sys.stderr)
     sys.exit(1)
 PYTHON
