@@ -91,28 +91,28 @@ let package = Package(
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelSimulation", "FairFuelParsers", "FairFuelDomain"],
             path: "Tests/TestSupport"),
         .testTarget(name: "FairFuelCoreTests", dependencies: ["FairFuelCore", "TestSupport"]),
-        .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelLink", "TestSupport"]),
+        .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelLink", "FairFuelCore", "TestSupport"]),
         .testTarget(
             name: "FairFuelServiceCoreTests",
-            dependencies: ["FairFuelServiceCore", "FairFuelSimulation", "TestSupport"],
+            dependencies: ["FairFuelServiceCore", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelSimulation", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "FairFuelPullTests", dependencies: ["FairFuelPull", "FairFuelLink", "TestSupport"]),
         .testTarget(
-            name: "FairFuelParsersTests", dependencies: ["FairFuelParsers", "TestSupport"],
+            name: "FairFuelParsersTests", dependencies: ["FairFuelParsers", "FairFuelCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "FairFuelDomainTests", dependencies: ["FairFuelDomain", "TestSupport"],
+            name: "FairFuelDomainTests", dependencies: ["FairFuelDomain", "FairFuelCore", "FairFuelParsers", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "FairFuelEdgesTests", dependencies: ["FairFuelEdges", "FairFuelParsers", "FairFuelSimulation", "TestSupport"]),
+            name: "FairFuelEdgesTests", dependencies: ["FairFuelEdges", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelSimulation", "TestSupport"]),
         .testTarget(
-            name: "FairFuelStoreTests", dependencies: ["FairFuelStore", "FairFuelSQLite", "TestSupport"]),
+            name: "FairFuelStoreTests", dependencies: ["FairFuelStore", "FairFuelSQLite", "FairFuelCore", "FairFuelParsers", "FairFuelDomain", "TestSupport"]),
         .testTarget(
             name: "FairFuelServiceTests", dependencies: ["FairFuelService", "TestSupport"],
             exclude: ["Export/Fixtures"]),
         .testTarget(name: "FairFuelSimulationTests", dependencies: ["FairFuelSimulation", "FairFuelEdges", "TestSupport"]),
         .testTarget(
-            name: "CLITests", dependencies: ["fairfuel", "TestSupport"],
+            name: "CLITests", dependencies: ["fairfuel", "TestSupport", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges"],
             exclude: ["Fixtures"]),
         // `fairfuel run`, `fairfueld` and `fairfuel sim` as separate processes on real pseudo-terminals.
         .testTarget(

@@ -22,6 +22,7 @@ packages=(
   mosquitto           # the real broker, started by the tests on loopback
   mosquitto-clients   # mosquitto_sub: an independent subscriber in the tests
   openssl             # the TLS test makes its CA, server and client certificates
+  python3             # scripts/check-layers.sh reads the manifest's JSON (CI runs it before the tests)
 )
 
 missing=()

@@ -40,6 +40,9 @@ public struct CommandTracker: Sendable {
     /// Commands still waiting for their ACK.
     public var outstanding: Int { pending.count }
 
+    /// The seq the next command sent will carry (the one to match its outcome against).
+    public var nextSeq: UInt16 { encoder.nextSeq }
+
     /// Frames `message` for sending now and remembers it; nil (and `.refused`) when the queue is full.
     public mutating func send(_ message: LinkMessage, at time: LinkMilliseconds, _ outcome: (CommandOutcome) -> Void) -> [UInt8]? {
         guard pending.count < capacity else {

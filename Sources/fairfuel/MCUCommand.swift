@@ -91,7 +91,7 @@ struct MCUCommand: ParsableCommand {
             }
             var link = try DirectMCULink(port: port.resolvedPort, baud: port.resolvedBaud)
             defer { link.close() }
-            guard let status = try link.command(.bootloader, timeoutMs: 2_000) else {
+            guard let status = try link.command(.bootloader) else {
                 throw UserFacingError("the MCU on \(port.resolvedPort) did not acknowledge BOOTLOADER")
             }
             guard status == .ok else { throw UserFacingError("the MCU refused BOOTLOADER (\(status.name))") }
@@ -100,15 +100,24 @@ struct MCUCommand: ParsableCommand {
     }
 }
 
-/// The MCU link opened by the CLI itself (the service is not running): one command at a time.
+/// The MCU link opened by the CLI itself (the service is not running): one command at a time,
+/// framed, resent and given up on by the same `CommandTracker` as the service's.
 struct DirectMCULink {
     let connection: SerialConnection
-    var encoder = FrameEncoder()
+    /// Every host frame goes through it: one seq count for the process, the protocol's resends.
+    var tracker = CommandTracker(capacity: 2)
     var decoder = FrameDecoder(sender: .mcu)
     var ring = ByteRing(capacity: 4096)
     var scratch = [UInt8](repeating: 0, count: 1024)
+    let clock = MonotonicClock()
     /// HELLO_REQ went out: the MCU's sequence count follows this process's.
     var streamStarted = false
+
+    /// What the link heard while waiting: an MCU message, or what became of a command.
+    enum Heard {
+        case message(LinkMessage)
+        case outcome(CommandOutcome)
+    }
 
     init(port: String, baud: Int) throws {
         do {
@@ -122,11 +131,11 @@ struct DirectMCULink {
 
     /// Sends HELLO_REQ and returns the HELLO that answers it (a boot HELLO will do).
     mutating func requestHello(timeoutMs: Int64) throws -> Hello? {
-        try send(.helloRequest(HelloRequest(hostMajor: 1, hostMinor: 0)))
+        _ = try send(.helloRequest(HelloRequest(hostMajor: 1, hostMinor: 0)))
         streamStarted = true
         var hello: Hello?
-        try receive(timeoutMs: timeoutMs) { message in
-            if case let .hello(found) = message {
+        try receive(timeoutMs: timeoutMs) { heard in
+            if case let .message(.hello(found)) = heard {
                 var copy = found
                 copy.nameBytes = ArraySlice(Array(found.nameBytes))
                 hello = copy
@@ -134,106 +143,89 @@ struct DirectMCULink {
             }
             return false
         }
+        // The HELLO answers HELLO_REQ: a missing ACK for it must not resend it in the middle of a command.
+        if hello != nil { tracker.reset() }
         return hello
     }
 
-    /// Sends a command, resending it (same seq) as the protocol says; its ACK's status, nil without one.
+    /// Sends a command, resent (same seq) as the protocol says; its ACK's status, nil without one
+    /// after three resends.
     ///
     /// A new process's first frame has seq 0, which an MCU that last heard seq 0 from an earlier
     /// process (a `mcu info` just before) drops as a duplicate and re-ACKs without doing it. So a
     /// stream starts with HELLO_REQ, which restarts the MCU's count, and the command follows it.
-    mutating func command(_ message: LinkMessage, timeoutMs: Int64) throws -> Ack.Status? {
+    mutating func command(_ message: LinkMessage) throws -> Ack.Status? {
         if !streamStarted {
-            guard try requestHello(timeoutMs: min(2_000, timeoutMs)) != nil else {
+            guard try requestHello(timeoutMs: 2_000) != nil else {
                 throw UserFacingError("the MCU on \(connection.path) did not answer HELLO_REQ; the command was not sent")
             }
         }
-        let wire: [UInt8]
-        do { wire = try encoder.encode(message) } catch { throw UserFacingError("\(error)") }
-        let seq = encoder.nextSeq &- 1
+        let seq = try send(message)
         var status: Ack.Status?
-        for _ in 0...3 where status == nil {
-            try write(wire)
-            try receive(timeoutMs: min(500, timeoutMs)) { message in
-                if case let .ack(ack) = message, ack.ackedSeq == seq { status = ack.status; return true }
+        // The tracker decides when the command is answered or given up; the deadline only guards the loop.
+        let givingUpMs = CommandTracker.resendAfterMs * Int64(CommandTracker.maximumResends + 1)
+        try receive(timeoutMs: givingUpMs + 1_000) { heard in
+            switch heard {
+            case let .outcome(.acknowledged(ackedSeq, _, ackStatus)) where ackedSeq == seq:
+                status = ackStatus
+                return true
+            case let .outcome(.unanswered(unansweredSeq, _)) where unansweredSeq == seq:
+                return true
+            default:
                 return false
             }
         }
         return status
     }
 
-    private mutating func send(_ message: LinkMessage) throws {
-        do { try write(try encoder.encode(message)) } catch let error as UserFacingError { throw error } catch { throw UserFacingError("\(error)") }
+    /// Frames `message` through the tracker and writes it; its seq.
+    private mutating func send(_ message: LinkMessage) throws -> UInt16 {
+        let seq = tracker.nextSeq
+        var refused = false
+        guard let wire = tracker.send(message, at: clock.now, { _ in refused = true }) else {
+            throw UserFacingError(refused
+                ? "cannot send \(message.jsonName) to the MCU: a command is still waiting for its ACK"
+                : "cannot frame \(message.jsonName) for the MCU")
+        }
+        try write(wire)
+        return seq
     }
 
     private func write(_ wire: [UInt8]) throws {
         do { try connection.write(wire) } catch { throw UserFacingError("cannot write to \(connection.path): \(error)") }
     }
 
-    private mutating func receive(timeoutMs: Int64, until done: (LinkMessage) -> Bool) throws {
-        var clock = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &clock)
-        let deadline = Int64(clock.tv_sec) * 1000 + Int64(clock.tv_nsec) / 1_000_000 + timeoutMs
+    /// Reads and decodes for up to `timeoutMs`, handing ACKs to the tracker and resending what it
+    /// says is due, until `done` holds for something heard.
+    private mutating func receive(timeoutMs: Int64, until done: (Heard) -> Bool) throws {
+        let deadline = clock.now.value + timeoutMs
         var finished = false
+        var heard: [Heard] = []
         while !finished {
-            clock_gettime(CLOCK_MONOTONIC, &clock)
-            let left = deadline - (Int64(clock.tv_sec) * 1000 + Int64(clock.tv_nsec) / 1_000_000)
+            let now = clock.now
+            let left = deadline - now.value
             if left <= 0 { return }
+            var resends: [[UInt8]] = []
+            tracker.due(at: now, resend: { resends.append($0) }) { heard.append(.outcome($0)) }
+            for wire in resends { try write(wire) }
+            let waitMs = min(left, 100, tracker.millisecondsUntilDue(at: now) ?? 100)
             do {
-                _ = try connection.read(into: &ring, scratch: &scratch, timeoutMs: Int32(min(left, 100)))
+                _ = try connection.read(into: &ring, scratch: &scratch, timeoutMs: Int32(max(waitMs, 1)))
             } catch {
                 throw UserFacingError("the MCU link on \(connection.path) failed: \(error)")
             }
             ring.drain { chunk in
                 decoder.decode(chunk) { output in
-                    if !finished, case let .frame(frame) = output, done(frame.message) { finished = true }
+                    if case let .frame(frame) = output { heard.append(.message(frame.message)) }
                 }
             }
-        }
-    }
-}
-
-/// The flat JSON object the service answers `mcu info` with: strings, numbers and one array of strings.
-struct FlatJSON {
-    private var values: [String: String] = [:]
-    private var lists: [String: [String]] = [:]
-
-    init(_ text: String) {
-        var scalars = Array(text.unicodeScalars)[...]
-        func skip() { while let c = scalars.first, c == " " || c == "," || c == ":" || c == "{" || c == "}" || c == "\n" { scalars.removeFirst() } }
-        func string() -> String? {
-            guard scalars.first == "\"" else { return nil }
-            scalars.removeFirst()
-            var out = String.UnicodeScalarView()
-            while let c = scalars.popFirst(), c != "\"" {
-                if c == "\\", let escaped = scalars.popFirst() { out.append(escaped) } else { out.append(c) }
-            }
-            return String(out)
-        }
-        while true {
-            skip()
-            guard let key = string() else { break }
-            skip()
-            if scalars.first == "[" {
-                scalars.removeFirst()
-                var items: [String] = []
-                while true {
-                    skip()
-                    if scalars.first == "]" { scalars.removeFirst(); break }
-                    guard let item = string() else { break }
-                    items.append(item)
+            for item in heard where !finished {
+                if case let .message(.ack(ack)) = item {
+                    tracker.acknowledge(ack) { outcome in if !finished, done(.outcome(outcome)) { finished = true } }
                 }
-                lists[key] = items
-            } else if let value = string() {
-                values[key] = value
-            } else {
-                var raw = ""
-                while let c = scalars.first, c != ",", c != "}" { raw.unicodeScalars.append(c); scalars.removeFirst() }
-                if raw != "null" { values[key] = raw }
+                if !finished, done(item) { finished = true }
             }
+            heard.removeAll(keepingCapacity: true)
         }
     }
-
-    subscript(key: String) -> String? { values[key] }
-    func list(_ key: String) -> [String] { lists[key] ?? [] }
 }

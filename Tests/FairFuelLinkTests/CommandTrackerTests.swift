@@ -1,6 +1,5 @@
 import FairFuelCore
 import FairFuelLink
-import FairFuelLink
 import Testing
 
 @Suite struct CommandTrackerTests {
@@ -41,6 +40,19 @@ import Testing
         tracker.acknowledge(Ack(ackedSeq: 0, status: .ok)) { outcomes.append($0) }
         tracker.acknowledge(Ack(ackedSeq: 0, status: .ok)) { outcomes.append($0) }  // the MCU re-ACKs the resend
         #expect(outcomes == [.acknowledged(seq: 0, type: 0xA1, status: .ok)])
+    }
+
+    @Test func nextSeqIsTheSeqTheNextCommandCarries() throws {
+        var tracker = CommandTracker(capacity: 4)
+        #expect(tracker.nextSeq == 0)
+        _ = tracker.send(.helloRequest(HelloRequest(hostMajor: 1, hostMinor: 0)), at: Self.t(0)) { _ in }
+        #expect(tracker.nextSeq == 1)
+        var outcomes: [CommandOutcome] = []
+        let wire = try #require(tracker.send(.bootloader, at: Self.t(10)) { outcomes.append($0) })
+        #expect(wire == (try FrameEncoder.encode(.bootloader, seq: 1)))
+        tracker.acknowledge(Ack(ackedSeq: 1, status: .failed)) { outcomes.append($0) }
+        #expect(outcomes == [.acknowledged(seq: 1, type: LinkMessage.bootloader.rawType, status: .failed)])
+        #expect(tracker.nextSeq == 2)
     }
 
     @Test func fullQueueRefuses() {

@@ -1,0 +1,1 @@
+int fairfuel_shim(void);

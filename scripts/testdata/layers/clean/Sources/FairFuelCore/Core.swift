@@ -1,0 +1,2 @@
+import RealModule
+import Synchronization

@@ -1,0 +1,6 @@
+import CPosixShims
+import FairFuelCore
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,5 @@
+@testable import FairFuelLink
+import FairFuelCore
+import Foundation
+import Glibc
+import Testing

@@ -1,0 +1,2 @@
+import FairFuelCore
+@testable import FairFuelDomain

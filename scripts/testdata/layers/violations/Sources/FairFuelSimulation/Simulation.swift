@@ -1,0 +1,2 @@
+public import FairFuelCore
+@preconcurrency import TestSupport

@@ -1,0 +1,4 @@
+import ArgumentParser
+import CSQLite
+import FairFuelCore
+import Glibc

@@ -1,0 +1,6 @@
+@testable import FairFuelDomain
+import FairFuelCore
+import Foundation
+import Testing
+import TestSupport
+import XCTest
