@@ -1,8 +1,15 @@
 // swift-tools-version: 6.1
-// FairFuel: the in-car dongle service. Layers, bottom up (a lower layer never
-// imports a higher one): Core -> Link, Parsers -> Domain -> Store -> Edges ->
-// Service -> the `fairfuel` CLI and the `fairfueld` daemon. The C libraries are reached only from Store
-// (sqlite3) and Edges (libserialport, libgps).
+// FairFuel: the in-car dongle service. Layers, bottom up (a lower layer never imports a higher one):
+//   Core (units, ids, rings, one calendar and ISO 8601, money text)
+//   -> Link (frames, captures), Parsers (NMEA, BLE, NFC)
+//   -> Domain (sessions, trips, fuel, cost split, eco score)
+//   -> SQLite (the C wrapper), Store (schema, queries)
+//   -> Configuration (board and MCU profiles, provisioning bundles, argument rules)
+//   -> Edges (serial, gpsd, MQTT, control socket, files)
+//   -> Reports (text, HTML, GPX, GeoJSON), Simulation, Pull (USB pull; writes what it pulls with Reports)
+//   -> Service (the runtime shell: poll loop, pipeline)
+//   -> the `fairfuel` CLI and the `fairfueld` daemon (which links none of Reports, Simulation or Pull).
+// The C libraries are reached only from SQLite (sqlite3) and Edges (libserialport, libgps, libmosquitto).
 import PackageDescription
 
 let package = Package(
@@ -16,7 +23,10 @@ let package = Package(
         .library(name: "FairFuelParsers", targets: ["FairFuelParsers"]),
         .library(name: "FairFuelDomain", targets: ["FairFuelDomain"]),
         .library(name: "FairFuelStore", targets: ["FairFuelStore"]),
+        .library(name: "FairFuelConfiguration", targets: ["FairFuelConfiguration"]),
         .library(name: "FairFuelEdges", targets: ["FairFuelEdges"]),
+        .library(name: "FairFuelReports", targets: ["FairFuelReports"]),
+        .library(name: "FairFuelPull", targets: ["FairFuelPull"]),
         .library(name: "FairFuelSimulation", targets: ["FairFuelSimulation"]),
         .library(name: "FairFuelService", targets: ["FairFuelService"]),
     ],
@@ -47,9 +57,6 @@ let package = Package(
 
         .target(name: "FairFuelCore"),
         .target(name: "FairFuelLink", dependencies: ["FairFuelCore"]),
-        // USB pull protocol: frames, pairing handshake (HMAC-SHA256 from libcrypto, loaded with
-        // dlopen so that `run` never maps it), the dongle's session logic.
-        .target(name: "FairFuelPull", dependencies: ["FairFuelCore", "FairFuelLink"]),
         .target(name: "FairFuelParsers", dependencies: ["FairFuelCore", .product(name: "RealModule", package: "swift-numerics")]),
         .target(name: "FairFuelDomain", dependencies: ["FairFuelCore", "FairFuelParsers", .product(name: "RealModule", package: "swift-numerics")]),
         // A thin, typed wrapper of libsqlite3: the only place the store's C calls live.
@@ -57,22 +64,36 @@ let package = Package(
         .target(
             name: "FairFuelStore",
             dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite", .product(name: "RealModule", package: "swift-numerics")]),
+        // Board and MCU profiles (FairFuel's TOML subset), provisioning bundles and the rules typed
+        // arguments follow: parsed from text, so reading the files is the caller's (Edges, the shell).
+        .target(
+            name: "FairFuelConfiguration",
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelStore"]),
         .target(
             name: "FairFuelEdges",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "CSerialPort", "CGPS", "CPosixShims", "CMosquitto"]),
         // Synthetic MCU traffic and (later) the virtual MCU: for `fairfuel sim`, tests and benchmarks.
         .target(name: "FairFuelSimulation", dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges"]),
+        // Trips, summaries and reports as text, HTML, CSV, JSON, GPX and GeoJSON: for the CLI and pull.
+        .target(name: "FairFuelReports", dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelStore"]),
+        // USB pull: the protocol (frames, pairing handshake with HMAC-SHA256 from libcrypto, loaded with
+        // dlopen so that the daemon never maps it), the dongle's server and the laptop's client.
+        .target(
+            name: "FairFuelPull",
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelStore", "FairFuelEdges", "FairFuelReports"]),
+        // The runtime shell: the poll loop, the pipeline from frames to the store, provisioning requests.
         .target(
             name: "FairFuelService",
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain",
-                "FairFuelStore", "FairFuelEdges", "FairFuelSimulation", "FairFuelPull",
+                "FairFuelStore", "FairFuelConfiguration", "FairFuelEdges",
             ]),
         .executableTarget(
             name: "fairfuel",
             dependencies: [
-                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges",
-                "FairFuelSimulation", "FairFuelService", "FairFuelStore", "FairFuelSQLite",
+                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelSQLite",
+                "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelPull",
+                "FairFuelService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The daemon systemd runs (/usr/sbin/fairfueld): the service alone, no argument parser.
@@ -85,6 +106,10 @@ let package = Package(
         .testTarget(name: "FairFuelCoreTests", dependencies: ["FairFuelCore", "TestSupport"]),
         .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelLink", "TestSupport"]),
         .testTarget(name: "FairFuelPullTests", dependencies: ["FairFuelPull", "FairFuelLink", "TestSupport"]),
+        .testTarget(name: "FairFuelConfigurationTests", dependencies: ["FairFuelConfiguration", "FairFuelEdges", "TestSupport"]),
+        .testTarget(
+            name: "FairFuelReportsTests", dependencies: ["FairFuelReports", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "FairFuelParsersTests", dependencies: ["FairFuelParsers", "TestSupport"],
             resources: [.copy("Fixtures")]),
@@ -96,8 +121,7 @@ let package = Package(
         .testTarget(
             name: "FairFuelStoreTests", dependencies: ["FairFuelStore", "FairFuelSQLite", "TestSupport"]),
         .testTarget(
-            name: "FairFuelServiceTests", dependencies: ["FairFuelService", "TestSupport"],
-            exclude: ["Export/Fixtures"]),
+            name: "FairFuelServiceTests", dependencies: ["FairFuelService", "TestSupport"]),
         .testTarget(name: "FairFuelSimulationTests", dependencies: ["FairFuelSimulation", "FairFuelEdges", "TestSupport"]),
         .testTarget(
             name: "CLITests", dependencies: ["fairfuel", "TestSupport"],

@@ -1,4 +1,7 @@
 import ArgumentParser
+import FairFuelConfiguration
+import FairFuelCore
+import FairFuelReports
 import FairFuelService
 import FairFuelSimulation
 import FairFuelStore

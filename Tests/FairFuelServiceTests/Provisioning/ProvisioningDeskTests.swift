@@ -1,3 +1,4 @@
+import FairFuelConfiguration
 import FairFuelParsers
 @testable import FairFuelService
 import FairFuelStore
