@@ -97,39 +97,53 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The daemon systemd runs (/usr/sbin/fairfueld): the service alone, no argument parser.
-        .executableTarget(name: "fairfueld", dependencies: ["FairFuelService"]),
+        .executableTarget(name: "fairfueld", dependencies: ["FairFuelConfiguration", "FairFuelService"]),
 
         .target(
             name: "TestSupport",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelSimulation", "FairFuelParsers", "FairFuelDomain"],
             path: "Tests/TestSupport"),
         .testTarget(name: "FairFuelCoreTests", dependencies: ["FairFuelCore", "TestSupport"]),
-        .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelLink", "TestSupport"]),
+        .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelCore", "FairFuelLink", "TestSupport"]),
         .testTarget(name: "FairFuelPullTests", dependencies: ["FairFuelPull", "FairFuelLink", "TestSupport"]),
-        .testTarget(name: "FairFuelConfigurationTests", dependencies: ["FairFuelConfiguration", "FairFuelEdges", "TestSupport"]),
         .testTarget(
-            name: "FairFuelReportsTests", dependencies: ["FairFuelReports", "TestSupport"],
+            name: "FairFuelConfigurationTests",
+            dependencies: ["FairFuelLink", "FairFuelParsers", "FairFuelStore", "FairFuelConfiguration", "FairFuelEdges", "TestSupport"]),
+        .testTarget(
+            name: "FairFuelReportsTests",
+            dependencies: ["FairFuelCore", "FairFuelDomain", "FairFuelStore", "FairFuelReports", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
-            name: "FairFuelParsersTests", dependencies: ["FairFuelParsers", "TestSupport"],
+            name: "FairFuelParsersTests", dependencies: ["FairFuelCore", "FairFuelParsers", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "FairFuelDomainTests", dependencies: ["FairFuelDomain", "TestSupport"],
+            name: "FairFuelDomainTests", dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "FairFuelEdgesTests", dependencies: ["FairFuelEdges", "FairFuelParsers", "FairFuelSimulation", "TestSupport"]),
+            name: "FairFuelEdgesTests", dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges", "TestSupport"]),
         .testTarget(
-            name: "FairFuelStoreTests", dependencies: ["FairFuelStore", "FairFuelSQLite", "TestSupport"]),
+            name: "FairFuelStoreTests",
+            dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelSQLite", "TestSupport"]),
         .testTarget(
-            name: "FairFuelServiceTests", dependencies: ["FairFuelService", "TestSupport"]),
-        .testTarget(name: "FairFuelSimulationTests", dependencies: ["FairFuelSimulation", "FairFuelEdges", "TestSupport"]),
+            name: "FairFuelServiceTests",
+            dependencies: [
+                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite", "FairFuelStore",
+                "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelService",
+                "TestSupport",
+            ]),
         .testTarget(
-            name: "CLITests", dependencies: ["fairfuel", "TestSupport"],
+            name: "FairFuelSimulationTests",
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelSimulation", "TestSupport"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["fairfuel", "FairFuelParsers", "TestSupport"],
             exclude: ["Fixtures"]),
         // `fairfuel run`, `fairfueld` and `fairfuel sim` as separate processes on real pseudo-terminals.
         .testTarget(
             name: "FairFuelIntegrationTests",
-            dependencies: ["fairfuel", "fairfueld", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation", "FairFuelEdges"],
+            dependencies: [
+                "fairfuel", "fairfueld", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation", "FairFuelEdges",
+                "FairFuelReports",
+            ],
             resources: [.copy("Fixtures")]),
     ]
 )

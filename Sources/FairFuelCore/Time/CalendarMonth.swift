@@ -50,7 +50,14 @@ public struct CalendarMonth: Hashable, Comparable, Sendable, CustomStringConvert
 
     public static func < (a: CalendarMonth, b: CalendarMonth) -> Bool { (a.year, a.month) < (b.year, b.month) }
 
-    public var description: String { "\(year)-\(month < 10 ? "0" : "")\(month)" }
+    /// `YYYY-MM`, ISO 8601's calendar month.
+    public var description: String {
+        var text = ""
+        ISO8601.appendDigits(year, width: 4, to: &text)
+        text += "-"
+        ISO8601.appendDigits(month, width: 2, to: &text)
+        return text
+    }
 }
 
 extension ISO8601 {
