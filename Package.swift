@@ -1,8 +1,16 @@
 // swift-tools-version: 6.1
-// FairFuel: the in-car dongle service. Layers, bottom up (a lower layer never
-// imports a higher one): Core -> Link, Parsers -> Domain -> Store -> Edges ->
-// Service -> the `fairfuel` CLI and the `fairfueld` daemon. The C libraries are reached only from Store
-// (sqlite3) and Edges (libserialport, libgps).
+// FairFuel: the in-car dongle service. Layers, bottom up (a lower layer never imports a higher one):
+//   Core (units, ids, rings, one calendar and ISO 8601, money text)
+//   -> Link (frames, captures), Parsers (NMEA, BLE, NFC)
+//   -> Domain (sessions, trips, fuel, cost split, eco score)
+//   -> SQLite (the C wrapper), Store (schema, queries)
+//   -> Configuration (board and MCU profiles, provisioning bundles, argument rules)
+//   -> Edges (serial, gpsd, MQTT, control socket, files)
+//   -> Reports (text, HTML, GPX, GeoJSON), Simulation, Pull (USB pull; writes what it pulls with Reports),
+//      ServiceCore (the service without I/O: events in, actions out; above Domain only)
+//   -> Service (the runtime shell: poll loop, pipeline)
+//   -> the `fairfuel` CLI and the `fairfueld` daemon (which links none of Reports, Simulation or Pull).
+// The C libraries are reached only from SQLite (sqlite3) and Edges (libserialport, libgps, libmosquitto).
 import PackageDescription
 
 let package = Package(
@@ -16,7 +24,10 @@ let package = Package(
         .library(name: "FairFuelParsers", targets: ["FairFuelParsers"]),
         .library(name: "FairFuelDomain", targets: ["FairFuelDomain"]),
         .library(name: "FairFuelStore", targets: ["FairFuelStore"]),
+        .library(name: "FairFuelConfiguration", targets: ["FairFuelConfiguration"]),
         .library(name: "FairFuelEdges", targets: ["FairFuelEdges"]),
+        .library(name: "FairFuelReports", targets: ["FairFuelReports"]),
+        .library(name: "FairFuelPull", targets: ["FairFuelPull"]),
         .library(name: "FairFuelSimulation", targets: ["FairFuelSimulation"]),
         .library(name: "FairFuelService", targets: ["FairFuelService"]),
     ],
@@ -47,9 +58,6 @@ let package = Package(
 
         .target(name: "FairFuelCore"),
         .target(name: "FairFuelLink", dependencies: ["FairFuelCore"]),
-        // USB pull protocol: frames, pairing handshake (HMAC-SHA256 from libcrypto, loaded with
-        // dlopen so that `run` never maps it), the dongle's session logic.
-        .target(name: "FairFuelPull", dependencies: ["FairFuelCore", "FairFuelLink"]),
         .target(name: "FairFuelParsers", dependencies: ["FairFuelCore", .product(name: "RealModule", package: "swift-numerics")]),
         .target(name: "FairFuelDomain", dependencies: ["FairFuelCore", "FairFuelParsers", .product(name: "RealModule", package: "swift-numerics")]),
         // The service without its I/O: events with their times in, actions out (no clock, no descriptor, no libc).
@@ -59,6 +67,11 @@ let package = Package(
         .target(
             name: "FairFuelStore",
             dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite", .product(name: "RealModule", package: "swift-numerics")]),
+        // Board and MCU profiles (FairFuel's TOML subset), provisioning bundles and the rules typed
+        // arguments follow: parsed from text, so reading the files is the caller's (Edges, the shell).
+        .target(
+            name: "FairFuelConfiguration",
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelStore"]),
         .target(
             name: "FairFuelEdges",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "CSerialPort", "CGPS", "CPosixShims", "CMosquitto"]),
@@ -70,54 +83,81 @@ let package = Package(
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges",
                 .product(name: "RealModule", package: "swift-numerics"),
             ]),
+        // Trips, summaries and reports as text, HTML, CSV, JSON, GPX and GeoJSON: for the CLI and pull.
+        .target(name: "FairFuelReports", dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelStore"]),
+        // USB pull: the protocol (frames, pairing handshake with HMAC-SHA256 from libcrypto, loaded with
+        // dlopen so that the daemon never maps it), the dongle's server and the laptop's client.
+        .target(
+            name: "FairFuelPull",
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelStore", "FairFuelEdges", "FairFuelReports"]),
+        // The runtime shell around the core: the poll loop that reads and performs, the store's
+        // recorder, capture replays.
         .target(
             name: "FairFuelService",
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain",
-                "FairFuelStore", "FairFuelEdges", "FairFuelSimulation", "FairFuelPull", "FairFuelServiceCore",
+                "FairFuelStore", "FairFuelConfiguration", "FairFuelEdges", "FairFuelServiceCore",
             ]),
         .executableTarget(
             name: "fairfuel",
             dependencies: [
-                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges",
-                "FairFuelSimulation", "FairFuelService", "FairFuelStore", "FairFuelSQLite",
+                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelSQLite",
+                "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelPull",
+                "FairFuelService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The daemon systemd runs (/usr/sbin/fairfueld): the service alone, no argument parser.
-        .executableTarget(name: "fairfueld", dependencies: ["FairFuelService"]),
+        .executableTarget(name: "fairfueld", dependencies: ["FairFuelConfiguration", "FairFuelService"]),
 
         .target(
             name: "TestSupport",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelSimulation", "FairFuelParsers", "FairFuelDomain"],
             path: "Tests/TestSupport"),
         .testTarget(name: "FairFuelCoreTests", dependencies: ["FairFuelCore", "TestSupport"]),
-        .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelLink", "FairFuelCore", "TestSupport"]),
+        .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelCore", "FairFuelLink", "TestSupport"]),
         .testTarget(
             name: "FairFuelServiceCoreTests",
-            dependencies: ["FairFuelServiceCore", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelSimulation", "TestSupport"],
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelServiceCore", "FairFuelSimulation", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "FairFuelPullTests", dependencies: ["FairFuelPull", "FairFuelLink", "TestSupport"]),
         .testTarget(
-            name: "FairFuelParsersTests", dependencies: ["FairFuelParsers", "FairFuelCore", "TestSupport"],
+            name: "FairFuelConfigurationTests",
+            dependencies: ["FairFuelLink", "FairFuelParsers", "FairFuelStore", "FairFuelConfiguration", "FairFuelEdges", "TestSupport"]),
+        .testTarget(
+            name: "FairFuelReportsTests",
+            dependencies: ["FairFuelCore", "FairFuelDomain", "FairFuelStore", "FairFuelReports", "TestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "FairFuelParsersTests", dependencies: ["FairFuelCore", "FairFuelParsers", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "FairFuelDomainTests", dependencies: ["FairFuelDomain", "FairFuelCore", "FairFuelParsers", "TestSupport"],
+            name: "FairFuelDomainTests", dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "FairFuelEdgesTests", dependencies: ["FairFuelEdges", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelSimulation", "TestSupport"]),
+            name: "FairFuelEdgesTests", dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges", "TestSupport"]),
         .testTarget(
-            name: "FairFuelStoreTests", dependencies: ["FairFuelStore", "FairFuelSQLite", "FairFuelCore", "FairFuelParsers", "FairFuelDomain", "TestSupport"]),
+            name: "FairFuelStoreTests",
+            dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelSQLite", "TestSupport"]),
         .testTarget(
-            name: "FairFuelServiceTests", dependencies: ["FairFuelService", "TestSupport"],
-            exclude: ["Export/Fixtures"]),
-        .testTarget(name: "FairFuelSimulationTests", dependencies: ["FairFuelSimulation", "FairFuelEdges", "TestSupport"]),
+            name: "FairFuelServiceTests",
+            dependencies: [
+                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite", "FairFuelStore",
+                "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelService",
+                "TestSupport",
+            ]),
         .testTarget(
-            name: "CLITests", dependencies: ["fairfuel", "TestSupport", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges"],
+            name: "FairFuelSimulationTests",
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelSimulation", "TestSupport"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["fairfuel", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges", "TestSupport"],
             exclude: ["Fixtures"]),
         // `fairfuel run`, `fairfueld` and `fairfuel sim` as separate processes on real pseudo-terminals.
         .testTarget(
             name: "FairFuelIntegrationTests",
-            dependencies: ["fairfuel", "fairfueld", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation", "FairFuelEdges"],
+            dependencies: [
+                "fairfuel", "fairfueld", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation", "FairFuelEdges",
+                "FairFuelReports",
+            ],
             resources: [.copy("Fixtures")]),
     ]
 )

@@ -11,7 +11,7 @@ let suites: [(name: String, libraries: [String])] = [
     ("BLEParsing", ["FairFuelCore", "FairFuelLink", "FairFuelParsers"]),
     ("Domain", ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain"]),
     // FairFuelSQLite is not a product of FairFuel: the store exposes the VFS counts itself.
-    ("Store", ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelService"]),
+    ("Store", ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelConfiguration", "FairFuelService"]),
     ("Soak", ["FairFuelCore", "FairFuelParsers", "FairFuelStore", "FairFuelSimulation", "FairFuelService"]),
 ]
 

@@ -10,7 +10,7 @@ swift package resolve >/dev/null
 numerics=.build/checkouts/swift-numerics/Sources
 numerics_shims="$numerics/_NumericsShims/include"
 swiftc "${flags[@]}" -emit-module -emit-library -static -module-name FairFuelCore \
-  -emit-module-path "$out/FairFuelCore.swiftmodule" -o "$out/libFairFuelCore.a" Sources/FairFuelCore/*.swift
+  -emit-module-path "$out/FairFuelCore.swiftmodule" -o "$out/libFairFuelCore.a" Sources/FairFuelCore/*.swift Sources/FairFuelCore/Time/*.swift
 swiftc "${flags[@]}" -I "$numerics_shims" -emit-module -emit-library -static -module-name RealModule \
   -emit-module-path "$out/RealModule.swiftmodule" -o "$out/libRealModule.a" "$numerics"/RealModule/*.swift
 swiftc "${flags[@]}" -I "$out" -I "$numerics_shims" -emit-module -emit-library -static -module-name FairFuelParsers \

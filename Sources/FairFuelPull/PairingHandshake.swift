@@ -1,3 +1,5 @@
+import FairFuelEdges
+
 /// The MACs of the pairing handshake (docs/usb-pull-protocol.md, "Pairing").
 ///
 /// Each side proves it knows the secret by a MAC over both fresh nonces; the labels

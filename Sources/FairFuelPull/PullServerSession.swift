@@ -1,3 +1,5 @@
+import FairFuelEdges
+
 /// The dongle's side of the USB pull: pairing, then pages on request. A value type driven
 /// by decoded messages and a monotonic clock; the caller writes the replies to its port.
 ///

@@ -1,3 +1,4 @@
+import FairFuelCore
 import FairFuelParsers
 
 /// A trip as the scenario drove it.

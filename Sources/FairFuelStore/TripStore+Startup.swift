@@ -1,3 +1,4 @@
+import FairFuelCore
 import FairFuelSQLite
 
 extension TripStore {
@@ -24,7 +25,7 @@ extension TripStore {
         } catch let .corruptTrack(session, sequence, reason) where files.exists {
             report.problems = ["track chunk \(sequence) of session \(session): \(reason)"]
         }
-        let stamp = wallClockUTCMs.map(UTCStamp.compact) ?? "unknown-time"
+        let stamp = wallClockUTCMs.map(ISO8601.basicDateTime(utcMs:)) ?? "unknown-time"
         let moved: String
         do {
             moved = try files.moveAside(suffix: files.freeSuffix(".corrupt-\(stamp)"))

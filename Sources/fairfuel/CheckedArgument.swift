@@ -1,4 +1,5 @@
 import ArgumentParser
+import FairFuelConfiguration
 import FairFuelService
 
 /// ArgumentParser transforms over `ArgumentValidation`, so that a command adopts a rule by its

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FairFuelCore
+import FairFuelEdges
 import FairFuelLink
 import FairFuelService
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FairFuelPull
 import FairFuelService
 
 struct FamilyCommand: ParsableCommand {

@@ -1,5 +1,8 @@
 import ArgumentParser
+import FairFuelConfiguration
+import FairFuelCore
 import FairFuelEdges
+import FairFuelReports
 import FairFuelService
 import FairFuelSimulation
 import FairFuelStore

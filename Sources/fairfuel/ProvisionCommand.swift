@@ -1,7 +1,9 @@
 import ArgumentParser
+import FairFuelConfiguration
 import FairFuelCore
 import FairFuelEdges
 import FairFuelParsers
+import FairFuelPull
 import FairFuelService
 import FairFuelStore
 

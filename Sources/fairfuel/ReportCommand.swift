@@ -1,4 +1,5 @@
 import ArgumentParser
+import FairFuelReports
 import FairFuelService
 import FairFuelStore
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FairFuelCore
 import FairFuelDomain
+import FairFuelReports
 import FairFuelService
 import FairFuelStore
 

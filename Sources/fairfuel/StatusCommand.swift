@@ -1,5 +1,7 @@
 import ArgumentParser
+import FairFuelConfiguration
 import FairFuelEdges
+import FairFuelReports
 import FairFuelService
 
 /// Where the running service's control socket is.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FairFuelConfiguration
 import FairFuelCore
 import FairFuelService
 import FairFuelSQLite

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FairFuelConfiguration
 import FairFuelService
 import FairFuelSQLite
 import FairFuelStore

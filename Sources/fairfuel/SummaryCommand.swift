@@ -1,5 +1,6 @@
 import ArgumentParser
 import FairFuelCore
+import FairFuelReports
 import FairFuelService
 import FairFuelStore
 

@@ -1,6 +1,8 @@
 import ArgumentParser
+import FairFuelConfiguration
 import FairFuelCore
 import FairFuelParsers
+import FairFuelReports
 import FairFuelService
 import FairFuelStore
 

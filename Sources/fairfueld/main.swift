@@ -1,6 +1,7 @@
 // fairfueld: the dongle's daemon, as systemd runs it (/usr/sbin/fairfueld). Its few options are
 // parsed by hand so that the daemon carries no argument-parsing library; the service itself is
 // ServiceDaemon, the same code as `fairfuel run`.
+import FairFuelConfiguration
 import FairFuelService
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import FairFuelReports
 import Foundation
 import Testing
 

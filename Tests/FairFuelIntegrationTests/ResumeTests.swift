@@ -1,3 +1,4 @@
+import FairFuelReports
 @testable import FairFuelSimulation
 import FairFuelSQLite
 import FairFuelStore

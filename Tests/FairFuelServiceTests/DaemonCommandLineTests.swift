@@ -1,3 +1,4 @@
+import FairFuelConfiguration
 import FairFuelService
 import Testing
 

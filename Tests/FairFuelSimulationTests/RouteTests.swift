@@ -1,3 +1,4 @@
+import FairFuelCore
 @testable import FairFuelSimulation
 import FairFuelDomain
 import FairFuelParsers

@@ -83,12 +83,4 @@ final class LogCollector: Sendable {
         }
         #expect(!FileManager.default.fileExists(atPath: path + ".corrupt-20261121T083500Z"))
     }
-
-    @Test(arguments: [
-        (Int64(0), "19700101T000000Z"), (1_795_250_100_000, "20261121T083500Z"), (951_782_400_000, "20000229T000000Z"),
-        (-1, "19691231T235959Z"), (4_102_444_799_000, "20991231T235959Z"),
-    ])
-    func stampsAreCompactUTC(ms: Int64, text: String) {
-        #expect(UTCStamp.compact(ms) == text)
-    }
 }

@@ -21,6 +21,7 @@
 //
 // Run: cd Benchmarks && swift package --scratch-path .build-store benchmark --target Store
 import Benchmark
+import FairFuelConfiguration
 import FairFuelCore
 import FairFuelDomain
 import FairFuelParsers

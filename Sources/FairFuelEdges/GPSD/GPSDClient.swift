@@ -1,4 +1,5 @@
 import CGPS
+import FairFuelCore
 import FairFuelParsers
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import FairFuelCore
 import RealModule
 
 /// Speed and course from successive positions, for epochs whose receiver sent

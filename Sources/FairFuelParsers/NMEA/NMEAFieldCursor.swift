@@ -1,3 +1,5 @@
+import FairFuelCore
+
 /// Walks the comma-separated fields of one framed sentence in order, by index ranges.
 ///
 /// Every reader consumes one field (coordinates consume two: value and

@@ -1,3 +1,5 @@
+import FairFuelCore
+
 /// Bytes, text lines or framed sentences in, GNSS fixes out: an `NMEAStreamDecoder`
 /// (packet lexer and sentence decoder) feeding a `GNSSFixAssembler`.
 ///

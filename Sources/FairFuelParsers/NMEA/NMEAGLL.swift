@@ -1,3 +1,5 @@
+import FairFuelCore
+
 /// GLL: geographic position with time and status.
 public struct NMEAGLL: Sendable, Equatable {
     public var talker: NMEATalker

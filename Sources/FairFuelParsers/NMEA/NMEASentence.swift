@@ -1,3 +1,5 @@
+import FairFuelCore
+
 /// One decoded sentence; a plain value owned by the caller, with nothing on the heap.
 public enum NMEASentence: Sendable, Equatable {
     case rmc(NMEARMC)

@@ -1,3 +1,5 @@
+import FairFuelCore
+
 /// ZDA: UTC time and date with a four-digit year, and the local time zone.
 public struct NMEAZDA: Sendable, Equatable {
     public var talker: NMEATalker

@@ -1,5 +1,7 @@
+import FairFuelConfiguration
 import FairFuelCore
 import FairFuelDomain
+import FairFuelEdges
 import FairFuelLink
 import FairFuelParsers
 import FairFuelServiceCore

@@ -1,3 +1,4 @@
+import FairFuelReports
 import FairFuelSimulation
 import FairFuelSQLite
 import FairFuelStore

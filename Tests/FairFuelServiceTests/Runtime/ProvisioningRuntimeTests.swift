@@ -1,3 +1,4 @@
+import FairFuelConfiguration
 import FairFuelCore
 import FairFuelEdges
 import FairFuelLink

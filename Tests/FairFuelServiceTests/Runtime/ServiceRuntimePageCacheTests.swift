@@ -1,3 +1,4 @@
+import FairFuelConfiguration
 @testable import FairFuelService
 import FairFuelCore
 import FairFuelStore

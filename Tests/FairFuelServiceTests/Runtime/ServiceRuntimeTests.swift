@@ -1,7 +1,9 @@
+import FairFuelConfiguration
 import FairFuelCore
 import FairFuelEdges
 import FairFuelLink
 import FairFuelParsers
+import FairFuelReports
 import FairFuelService
 import FairFuelSimulation
 import FairFuelStore

@@ -1,3 +1,4 @@
+import FairFuelCore
 import FairFuelParsers
 import FairFuelSimulation
 import Foundation

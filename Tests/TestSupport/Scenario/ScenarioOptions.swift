@@ -1,3 +1,4 @@
+import FairFuelCore
 import FairFuelParsers
 
 /// Knobs of a scenario world.

@@ -1,0 +1,28 @@
+
+/// Why a pull stopped; every case says what the user can do.
+public enum PullClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    case noAnswer(port: String)
+    case unsupportedVersion
+    case wrongSecret
+    case locked(retryAfterMs: UInt32)
+    /// The dongle answered the pairing without knowing the secret: not the dongle paired with.
+    case dongleNotAuthentic
+    case linkLost(String)
+    case dongleError(PullErrorCode)
+    case badRecord(kind: String, line: String)
+    case file(String)
+
+    public var description: String {
+        switch self {
+        case let .noAnswer(port): "no FairFuel dongle answered on \(port) (is the cable in and the pull service running?)"
+        case .unsupportedVersion: "the dongle speaks another version of the USB pull protocol; update fairfuel"
+        case .wrongSecret: "the dongle refused the pairing secret (wrong secret); no data was sent"
+        case let .locked(ms): "the dongle refuses pairing for \((ms + 999) / 1000) s after failed tries; wait and retry with the right secret"
+        case .dongleNotAuthentic: "the device did not prove it knows the pairing secret: it is not the dongle paired with this secret"
+        case let .linkLost(why): "the link was lost (\(why)); run the same pull again to resume"
+        case let .dongleError(code): "the dongle answered: \(code)"
+        case let .badRecord(kind, line): "the dongle sent a \(kind) record this version cannot read: \(line)"
+        case let .file(why): why
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import FairFuelCore
+import FairFuelReports
+
+/// A whole pull into a directory: pairing, then the vehicle, drivers, splits and summary
+/// (small, fetched whole each time), then each new trip with its track.
+///
+/// Resumable: `DIR/.fairfuel-pull/trips.tsv` is a journal of the trips whose track file is
+/// written; a later pull continues after the last of them, so an unplug never loses or
+/// duplicates a trip. The CSV, JSON and GPX files are rewritten from the journal at the end.
+public struct PullDownload {
+    public struct Progress: Sendable, Equatable {
+        public var tripsDone: Int
+        public var tripsTotal: Int
+        public var currentTrip: Int64?
+    }
+
+    public struct Report: Sendable, Equatable {
+        public var tripsPulled: Int
+        public var tripsInDirectory: Int
+        public var noiseFrames: Int
+        /// Trips pulled before and deleted on the dongle since (`fairfuel trips delete`): dropped here too.
+        public var tripsRemoved = 0
+        /// Trips pulled before whose record changed on the dongle (`fairfuel trips assign`).
+        public var tripsUpdated = 0
+    }
+
+    public let directory: String
+    public let sinceUTCMs: Int64?
+    public static let stateDirectoryName = ".fairfuel-pull"
+
+    public init(directory: String, sinceUTCMs: Int64?) {
+        self.directory = directory
+        self.sinceUTCMs = sinceUTCMs
+    }
+
+    var stateDirectory: String { directory + "/" + Self.stateDirectoryName }
+
+    public func run(client: PullClient, secret: PairingSecret, progress: (Progress) -> Void) throws(PullClientError) -> Report {
+        // Pair first: a refused pull leaves nothing behind.
+        try client.pair(secret: secret)
+        try PullFiles.makeDirectory(directory)
+        try PullFiles.makeDirectory(stateDirectory)
+        try PullFiles.makeDirectory(directory + "/tracks")
+
+        let vehicle = try all(client, .vehicle)
+        let drivers = try all(client, .drivers)
+        let splits = try all(client, .splits)
+        let summary = try all(client, .summary)
+        try PullFiles.replace(stateDirectory + "/vehicle.tsv", with: vehicle)
+        try PullFiles.replace(stateDirectory + "/drivers.tsv", with: drivers)
+        try PullFiles.replace(stateDirectory + "/splits.tsv", with: splits)
+        try PullFiles.replace(stateDirectory + "/summary.tsv", with: summary)
+
+        let journalPath = stateDirectory + "/trips.tsv"
+        var journal = try Self.journal(journalPath)
+        let total = PulledRecords.lines(summary).reduce(0) { $0 + (Int($1.count > 2 ? $1[2] : "") ?? 0) }
+        // Every trip is listed again (records are small; tracks are fetched only for new ones), so that a
+        // trip deleted or given to another driver on the dongle since the last pull is so here too.
+        var cursor: Int64 = 0
+        var listed: [Int64: [String]] = [:]
+        var journalFields = try Self.journalFields(journalPath)
+        var pulled = 0
+        progress(Progress(tripsDone: journal.count, tripsTotal: max(total, journal.count), currentTrip: nil))
+        while true {
+            let page = try client.page(PullRequest(requestID: 0, kind: .trips, cursor: cursor, sinceUTCMs: sinceUTCMs, limit: 16))
+            for fields in PullRecordLine.decode(page.text) {
+                let trip = try PulledRecords.trip(fields)
+                listed[trip.id] = fields
+                if journal[trip.id] == nil {
+                    progress(Progress(tripsDone: journal.count, tripsTotal: max(total, journal.count + 1), currentTrip: trip.id))
+                    let points = try track(client, trip: trip.id)
+                    try PullFiles.replace(gpxPath(trip.id), with: GPXWriter.document(name: "Trip \(trip.id)", trip: trip, points: points))
+                    try PullFiles.appendDurably(journalPath, PullRecordLine.encode(fields))
+                    journal[trip.id] = trip
+                    journalFields[trip.id] = fields
+                    pulled += 1
+                    progress(Progress(tripsDone: journal.count, tripsTotal: max(total, journal.count), currentTrip: nil))
+                }
+                cursor = max(cursor, trip.id)
+            }
+            guard page.more, page.records > 0 else { break }
+            cursor = max(cursor, page.nextCursor)
+        }
+        var removed = 0
+        var updated = 0
+        for (id, trip) in journal {
+            if let now = listed[id] {
+                if now != journalFields[id] {
+                    let trip = try PulledRecords.trip(now)
+                    // The GPX names the driver: written again with the corrected record.
+                    let points = try track(client, trip: id)
+                    try PullFiles.replace(gpxPath(id), with: GPXWriter.document(name: "Trip \(id)", trip: trip, points: points))
+                    journal[id] = trip
+                    journalFields[id] = now
+                    updated += 1
+                }
+            } else if sinceUTCMs.map({ (trip.startUTCMs ?? .min) >= $0 }) ?? true {
+                // Not listed though the listing covered it: deleted on the dongle.
+                journal[id] = nil
+                journalFields[id] = nil
+                PullFiles.remove(gpxPath(id))
+                removed += 1
+            }
+        }
+        if removed + updated > 0 {
+            let lines = journalFields.keys.sorted().compactMap { journalFields[$0].map(PullRecordLine.encode) }
+            try PullFiles.replace(journalPath, with: lines.joined())
+        }
+        client.bye()
+        try writeOutputs(trips: journal.values.sorted { $0.id < $1.id }, vehicle: vehicle, splits: splits, summary: summary)
+        return Report(
+            tripsPulled: pulled, tripsInDirectory: journal.count, noiseFrames: client.noiseCount, tripsRemoved: removed, tripsUpdated: updated)
+    }
+
+    func gpxPath(_ trip: Int64) -> String { directory + "/tracks/trip-\(trip).gpx" }
+
+    /// Every page of `kind`, as the raw record text.
+    func all(_ client: PullClient, _ kind: PullRecordKind) throws(PullClientError) -> String {
+        var text: [UInt8] = []
+        var cursor: Int64 = 0
+        while true {
+            let page = try client.page(PullRequest(requestID: 0, kind: kind, cursor: cursor, sinceUTCMs: sinceUTCMs, limit: 64))
+            text += page.text
+            guard page.more, page.records > 0 else { break }
+            cursor = page.nextCursor
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    func track(_ client: PullClient, trip: Int64) throws(PullClientError) -> [TrackPoint] {
+        var points: [TrackPoint] = []
+        var cursor: Int64 = 0
+        while true {
+            let page = try client.page(PullRequest(requestID: 0, kind: .track, trip: trip, cursor: cursor, limit: 512))
+            for fields in PullRecordLine.decode(page.text) { points.append(try PulledRecords.trackPoint(fields)) }
+            guard page.more, page.records > 0 else { break }
+            cursor = page.nextCursor
+        }
+        return points
+    }
+
+    /// The journal's lines by trip id, as the dongle sent them (the last of a repeated line wins).
+    static func journalFields(_ path: String) throws(PullClientError) -> [Int64: [String]] {
+        var lines: [Int64: [String]] = [:]
+        for fields in PulledRecords.lines(try PullFiles.read(path)) {
+            if let id = fields.first.flatMap({ Int64($0) }) { lines[id] = fields }
+        }
+        return lines
+    }
+
+    /// The journal's trips by id (a line repeated by a crash between append and sync counts once).
+    static func journal(_ path: String) throws(PullClientError) -> [Int64: TripRow] {
+        var trips: [Int64: TripRow] = [:]
+        for fields in PulledRecords.lines(try PullFiles.read(path)) {
+            let trip = try PulledRecords.trip(fields)
+            trips[trip.id] = trip
+        }
+        return trips
+    }
+
+    func writeOutputs(trips: [TripRow], vehicle: String, splits: String, summary: String) throws(PullClientError) {
+        let v = try PulledRecords.lines(vehicle).first.map { fields throws(PullClientError) in try PulledRecords.vehicle(fields) }
+        let units = DisplayUnits(units: v?.units ?? "metric", currency: v?.currency ?? "EUR", currencyMinorDigits: v?.minorDigits ?? 2)
+        try PullFiles.replace(directory + "/trips.csv", with: TripText.csv(trips, units: units))
+        try PullFiles.replace(directory + "/trips.json", with: TripText.jsonArray(trips) + "\n")
+
+        var shares: [PulledRecords.Share] = []
+        for fields in PulledRecords.lines(splits) { shares.append(try PulledRecords.share(fields)) }
+        var csv = "refuel_id,at_utc,liters,bill_minor,full_tank,driver,share_liters,share_minor,currency,before_tracking\r\n"
+        var json: [String] = []
+        for s in shares {
+            csv += [String(s.refuelID), TripText.utc(s.atUTCMs) ?? "", JSONLine.formatFixed(s.liters, decimals: 3), String(s.costMinor),
+                    s.fullTank ? "1" : "0", TripText.csvField(s.driverName), JSONLine.formatFixed(s.shareLiters, decimals: 3),
+                    String(s.shareMinor), s.currency ?? units.currency, s.beforeTracking ? "1" : "0"].joined(separator: ",") + "\r\n"
+            var j = JSONLine()
+            j.add("refuel_id", s.refuelID)
+            j.add("at_utc", TripText.utc(s.atUTCMs))
+            j.add("liters", s.liters, decimals: 3)
+            j.add("bill_minor", s.costMinor)
+            j.add("full_tank", s.fullTank)
+            j.add("driver", s.driverName.isEmpty ? nil : s.driverName)
+            j.add("share_liters", s.shareLiters, decimals: 3)
+            j.add("share_minor", s.shareMinor)
+            j.add("currency", s.currency ?? units.currency)
+            j.add("before_tracking", s.beforeTracking)
+            json.append(j.string)
+        }
+        try PullFiles.replace(directory + "/splits.csv", with: csv)
+        try PullFiles.replace(directory + "/splits.json", with: JSONLine.array(json) + "\n")
+
+        var summaryCSV = "driver,trips,distance_km,fuel_l,owes_minor,currency\r\n"
+        var summaryJSON: [String] = []
+        for f in PulledRecords.lines(summary) where f.count >= 6 {
+            summaryCSV += [TripText.csvField(f[1]), f[2], JSONLine.formatFixed((Double(f[3]) ?? 0) / 1000, decimals: 3), f[4], f[5], units.currency]
+                .joined(separator: ",") + "\r\n"
+            var j = JSONLine()
+            j.add("driver", f[1].isEmpty ? nil : f[1])
+            j.add("trips", Int(f[2]))
+            j.add("distance_km", (Double(f[3]) ?? 0) / 1000, decimals: 3)
+            j.add("fuel_l", Double(f[4]), decimals: 3)
+            j.add("owes_minor", Int64(f[5]))
+            j.add("currency", units.currency)
+            summaryJSON.append(j.string)
+        }
+        try PullFiles.replace(directory + "/summary.csv", with: summaryCSV)
+        try PullFiles.replace(directory + "/summary.json", with: JSONLine.array(summaryJSON) + "\n")
+    }
+}
