@@ -101,7 +101,7 @@ import TestSupport
         #expect((json["gpsd_fixes"] as? Int ?? 0) >= 2)
     }
 
-    /// Whether connecting to 127.0.0.1:`port` is refused within 3 s.
+    /// Whether connecting to 127.0.0.1:`port` is refused within 10 s.
     static func waitUntilNothingListens(port: Int) -> Bool {
         // gpsd under a loaded machine (parallel builds and tests) can take seconds to close its socket.
         let deadline = Date().addingTimeInterval(10)
