@@ -4,7 +4,11 @@ import FairFuelParsers
 
 /// Everything the virtual MCU plays, worked out ahead from a scenario: the car's drives,
 /// when each advertiser is how far away, the discrete events, and the truth to check against.
-public struct SimPlan: Sendable {
+///
+/// Immutable, and shared by reference: the virtual MCU consults it for every event, and a
+/// struct of a dozen arrays would be copied (each array retained) at each consultation in an
+/// unoptimised build.
+public final class SimPlan: Sendable {
     public let scenario: SimScenario
     /// Simulated time at which the MCU stops (the scenario's `end`, else a minute after the last event).
     public let endMs: Int64
