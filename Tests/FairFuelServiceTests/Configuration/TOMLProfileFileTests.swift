@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Profiles read from files by the runtime shell (`TOMLProfile+File.swift`).
+/// Profiles read from files by the runtime shell (`TOMLProfile+File.swift`, `MCUBoardCatalog+File.swift`).
 @Suite struct TOMLProfileFileTests {
     @Test("load(path:) names the file in every error")
     func fileErrors() throws {
