@@ -1,3 +1,5 @@
+import FairFuelCore
+
 /// The service's status JSON as lines a person reads: one `name  value` line per field, a nested
 /// object on one line, an array of objects one item a line. Derived from the JSON, so `status`
 /// shows exactly what `status --json` has.
@@ -101,28 +103,17 @@ public enum StatusText {
             }
         }
 
-        /// A string, with the escapes JSON allows (a \u escape is kept as written).
+        /// A JSON string, its escapes undone by the one JSON reader (`JSONLine.readQuoted`).
         mutating func string() -> String? {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-            index += 1
-            var out: [UInt8] = []
-            while index < bytes.count {
-                let byte = bytes[index]
-                index += 1
-                if byte == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
-                guard byte == UInt8(ascii: "\\") else { out.append(byte); continue }
-                guard index < bytes.count else { return nil }
-                let escaped = bytes[index]
-                index += 1
-                switch escaped {
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "u"): out += Array("\\u".utf8)
-                default: out.append(escaped)
-                }
-            }
-            return nil
+            // The closing quote is the first one not escaped; the reader gets exactly that much.
+            var end = index + 1
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+            guard end < bytes.count else { return nil }
+            var scalars = Substring(decoding: bytes[index...end], as: UTF8.self).unicodeScalars
+            guard let text = JSONLine.readQuoted(&scalars) else { return nil }
+            index = end + 1
+            return text
         }
     }
 }
