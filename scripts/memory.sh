@@ -16,6 +16,9 @@
 #   BIN_DIR=.build/release scripts/memory.sh   # binaries already built there (no build step)
 #   SPEED=300 IDLE_SPEED=20000 SAMPLE_S=2 scripts/memory.sh   # the defaults: the daemon keeps up (all 24 trips, as the demo)
 #   BOARD=boards/pi-4.toml scripts/memory.sh  # another board profile (default boards/pi-zero-2w.toml)
+#   TOUCHED=1 scripts/memory.sh   # also which 4 KiB code pages the daemon executed (a diagnostic: an
+#                                 # LD_PRELOAD tracer faults each page once), beside those resident;
+#                                 # TOUCHED_OUT=FILE keeps their file offsets
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -56,6 +59,67 @@ for binary in fairfuel fairfueld; do
 done
 cli="$work/fairfuel"
 daemon="$work/fairfueld"
+daemon_env=()
+if [ "${TOUCHED:-0}" = 1 ]; then
+  # The kernel maps code in 64 KiB fault-around blocks: what the daemon executed is less than what
+  # is resident. This tracer tells the two apart; the figures above it are then the traced run's.
+  cat >"$work/touch-trace.c" <<'EOF_C'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+/* A diagnostic (scripts/memory.sh TOUCHED=1): the executable's code is made inaccessible before it
+   runs; each first execution of a 4 KiB page faults here, is recorded and made executable again. At
+   exit, the pages touched (offsets from the mapping's start) go to $TOUCH_TRACE_OUT. */
+static uintptr_t text_low, text_high;
+static unsigned long text_offset;
+static unsigned char *touched;
+static void on_fault(int sig, siginfo_t *info, void *context) {
+    uintptr_t address = (uintptr_t)info->si_addr;
+    (void)context;
+    if (address < text_low || address >= text_high) { signal(sig, SIG_DFL); raise(sig); return; }
+    uintptr_t page = address & ~(uintptr_t)4095;
+    touched[(page - text_low) / 4096] = 1;
+    mprotect((void *)page, 4096, PROT_READ | PROT_EXEC);
+}
+static void write_out(void) {
+    const char *out = getenv("TOUCH_TRACE_OUT");
+    FILE *file = out ? fopen(out, "w") : NULL;
+    if (!file) return;
+    for (uintptr_t i = 0; i < (text_high - text_low) / 4096; i++)
+        if (touched[i]) fprintf(file, "%lx\n", text_offset + i * 4096);
+    fclose(file);
+}
+__attribute__((constructor)) static void trace_text(void) {
+    char exe[4096], line[4608], path[4096], perms[8];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (n <= 0 || maps == NULL) return;
+    exe[n] = 0;
+    while (fgets(line, sizeof line, maps)) {
+        unsigned long low, high, offset;
+        path[0] = 0;
+        if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095s", &low, &high, perms, &offset, path) >= 4
+            && strcmp(path, exe) == 0 && strchr(perms, 'x')) { text_low = low; text_high = high; text_offset = offset; }
+    }
+    fclose(maps);
+    if (!text_low) return;
+    touched = calloc((text_high - text_low) / 4096, 1);
+    struct sigaction action = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_NODEFER };
+    sigaction(SIGSEGV, &action, NULL);
+    atexit(write_out);
+    mprotect((void *)text_low, text_high - text_low, PROT_NONE);
+}
+EOF_C
+  cc -shared -fPIC -O2 -o "$work/touch-trace.so" "$work/touch-trace.c"
+  # The Swift runtime's crash handler would take SIGSEGV from the tracer.
+  daemon_env=(env "LD_PRELOAD=$work/touch-trace.so" "TOUCH_TRACE_OUT=$work/touched.pages" SWIFT_BACKTRACE=enable=no)
+fi
 
 # The empty program: the floor every static Swift process on this machine pays (runtime, libc, ld.so).
 empty_source="$work/empty.swift"
@@ -85,7 +149,7 @@ breakdown() {
     function flush() {
       if (start == "") return
       name = path
-      if (path == exe) name = "binary " (perms ~ /x/ ? "text" : perms ~ /w/ ? "data" : "rodata/relro")
+      if (path == exe) name = "binary " (perms ~ /x/ ? "text" : perms ~ /w/ ? "data" : atStart ? "read-only data (ELF tables, Swift metadata, eh_frame)" : "relro")
       else if (path == "" && prev_path == exe && prev_end == start) name = "binary .bss (anon)"
       else if (path == "" && prev_perms == "---p" && size >= 8000) name = "anon: thread stack?"
       else if (path == "" && size >= 60000) name = "anon: malloc arena?"
@@ -97,7 +161,7 @@ breakdown() {
     }
     /^[0-9a-f]+-[0-9a-f]+ / {
       flush()
-      split($1, range, "-"); start = range[1]; end = range[2]; perms = $2; path = (NF >= 6 ? $6 : "")
+      split($1, range, "-"); start = range[1]; end = range[2]; perms = $2; atStart = ($3 ~ /^0+$/); path = (NF >= 6 ? $6 : "")
       rss = pss = anon = size = 0
       next
     }
@@ -143,7 +207,7 @@ done < <(grep '^driver ' "$scenario")
 # The virtual MCU says it is a rev B (USB): the board's mcu_board says so too, as in `fairfuel demo`.
 sed -e 's/^mcu_board = .*/mcu_board = "fairfuel-rev-b"/' -e "s/^group = .*/group = \"$group\"/" "$board" >"$work/board.toml"
 link="$work/mcu"
-"$daemon" --board "$work/board.toml" --port "$link" --db "$db" --control "$work/control.sock" 2>"$work/daemon.err" &
+"${daemon_env[@]}" "$daemon" --board "$work/board.toml" --port "$link" --db "$db" --control "$work/control.sock" 2>"$work/daemon.err" &
 daemon_pid=$!
 children+=("$daemon_pid")
 for _ in $(seq 100); do
@@ -191,8 +255,19 @@ row "fairfueld busy, final" "${final[@]}"
 echo
 echo "fairfueld after the week, by mapping:"
 breakdown "$daemon_pid" "$daemon"
+if command -v python3 >/dev/null; then
+  echo
+  echo "fairfueld after the week, the executable's resident pages by module (scripts/resident-code.py):"
+  python3 scripts/resident-code.py "$daemon_pid" "$BIN_DIR/fairfueld"
+fi
 kill -TERM "$daemon_pid"
 wait "$daemon_pid" || true
+if [ -s "$work/touched.pages" ]; then
+  echo
+  echo "TOUCHED=1: the code pages fairfueld executed from start to stop (4 KiB each), by module:"
+  python3 scripts/resident-code.py --touched "$work/touched.pages" "$BIN_DIR/fairfueld"
+  [ -z "${TOUCHED_OUT:-}" ] || cp "$work/touched.pages" "$TOUCHED_OUT"
+fi
 echo
 echo "sim: $(tail -n 1 "$work/sim.out")"
 echo "trips stored: $("$cli" trips --json --db "$db" | grep -o '"id":[0-9]*' | wc -l)"

@@ -2,6 +2,8 @@
 """Which modules' code and data a running process keeps resident, from its own page tables.
 
     scripts/resident-code.py PID BINARY     # BINARY: the unstripped executable PID runs
+    scripts/resident-code.py --touched FILE BINARY   # FILE: file offsets (hex, one a line) of the
+                                            # code pages a run executed (scripts/memory.sh TOUCHED=1)
 
 For each mapping of the executable, reads which pages are present (/proc/PID/pagemap, bit 63;
 needs the same user as PID or root) and splits each present page's 4 KiB between the symbols
@@ -33,6 +35,8 @@ def module_of(symbol):
                 return "Swift stdlib"
             return name
         return "Swift stdlib"  # $sS..., $ss...: standard library substitutions
+    if symbol.startswith("_swift_stdlib_"):
+        return "Swift stdlib Unicode data"
     if symbol.startswith("_ZN5swift") or symbol.startswith("swift_") or symbol.startswith("_swift"):
         return "Swift runtime"
     if symbol.startswith("_Z"):
@@ -41,7 +45,10 @@ def module_of(symbol):
 
 
 def main():
-    pid, binary = sys.argv[1], sys.argv[2]
+    if sys.argv[1] == "--touched":
+        pid, touched_file, binary = sys.argv[1], sys.argv[2], sys.argv[3]
+    else:
+        pid, touched_file, binary = sys.argv[1], None, sys.argv[2]
     # ELF layout: the LOAD segments (offset -> vaddr) and the sections (for bytes without symbols).
     segments = []
     for line in subprocess.run(["readelf", "-lW", binary], capture_output=True, text=True, check=True).stdout.splitlines():
@@ -79,6 +86,32 @@ def main():
         in_binary[module] += end - start
 
     resident = defaultdict(int)
+
+    def count_page(perms, page):
+        """Splits the 4 KiB at ELF address `page` between the symbols (or the section) there."""
+        covered = 0
+        i = max(0, bisect.bisect_right(starts, page) - 1)
+        while i < len(symbols) and symbols[i][0] < page + PAGE:
+            start, end, module = symbols[i]
+            overlap = min(end, page + PAGE) - max(start, page)
+            if overlap > 0:
+                resident[(perms, module)] += overlap
+                covered += overlap
+            i += 1
+        if covered < PAGE:
+            resident[(perms, section_of(page) if covered == 0 else "(between symbols)")] += PAGE - covered
+
+    def delta_of(offset):
+        segment = next((s for s in segments if s[0] <= offset < s[0] + max(s[2], 1)), None)
+        return (segment[1] - segment[0]) if segment else 0
+
+    if pid == "--touched":
+        with open(touched_file) as pages:
+            for line in pages:
+                offset = int(line, 16)
+                count_page("r-xp", offset + delta_of(offset))
+        report(resident, in_binary, binary, "executed code pages")
+        return
     mappings = []
     with open(f"/proc/{pid}/maps") as maps:
         for line in maps:
@@ -88,31 +121,21 @@ def main():
                 mappings.append((low, high, int(fields[2], 16), fields[1]))
     with open(f"/proc/{pid}/pagemap", "rb") as pagemap:
         for low, high, offset, perms in mappings:
-            segment = next((s for s in segments if s[0] <= offset < s[0] + max(s[2], 1) or s[0] == offset), None)
-            delta = (segment[1] - segment[0]) if segment else 0
+            delta = delta_of(offset)
             pagemap.seek(low // PAGE * 8)
             entries = pagemap.read((high - low) // PAGE * 8)
             for index in range((high - low) // PAGE):
                 (entry,) = struct.unpack_from("<Q", entries, index * 8)
-                if not entry >> 63 & 1:
-                    continue
-                page = offset + index * PAGE + delta  # the page's address in the ELF file's layout
-                covered = 0
-                i = max(0, bisect.bisect_right(starts, page) - 1)
-                while i < len(symbols) and symbols[i][0] < page + PAGE:
-                    start, end, module = symbols[i]
-                    overlap = min(end, page + PAGE) - max(start, page)
-                    if overlap > 0:
-                        resident[(perms, module)] += overlap
-                        covered += overlap
-                    i += 1
-                if covered < PAGE:
-                    resident[(perms, section_of(page) if covered == 0 else "(between symbols)")] += PAGE - covered
+                if entry >> 63 & 1:
+                    count_page(perms, offset + index * PAGE + delta)  # the page's address in the ELF layout
+    report(resident, in_binary, binary, "resident pages")
 
+
+def report(resident, in_binary, binary, what):
     by_perms = defaultdict(int)
     for (perms, _), count in resident.items():
         by_perms[perms] += count
-    print(f"  resident pages of {binary} by mapping: " + ", ".join(f"{p} {c // 1024} KiB" for p, c in sorted(by_perms.items())))
+    print(f"  {what} of {binary} by mapping: " + ", ".join(f"{p} {c // 1024} KiB" for p, c in sorted(by_perms.items())))
     print(f"  {'KiB res.':>8} {'KiB in binary':>13}  perm  module (or section)")
     for (perms, module), count in sorted(resident.items(), key=lambda item: -item[1]):
         if count >= 8 * 1024:

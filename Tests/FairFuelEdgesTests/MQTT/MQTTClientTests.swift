@@ -401,7 +401,8 @@ enum MQTTPump {
         }
         var librariesRss = 0, librariesPss = 0
         var inLibrary = false
-        let smaps = (try? String(contentsOfFile: "/proc/self/smaps", encoding: .utf8)) ?? ""
+        // Read to its end: /proc reports a size of 0, and smaps runs to hundreds of KiB.
+        let smaps = FileHandle(forReadingAtPath: "/proc/self/smaps").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
         for line in smaps.split(separator: "\n") {
             let fields = line.split(whereSeparator: \.isWhitespace)
             guard let key = fields.first else { continue }
