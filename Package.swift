@@ -80,13 +80,20 @@ let package = Package(
         // The daemon systemd runs (/usr/sbin/fairfueld): the service alone, no argument parser.
         .executableTarget(
             name: "fairfueld", dependencies: ["FairFuelService"],
+            exclude: ["fairfueld.order"],
             linkerSettings: [
                 // Release builds (the .deb, scripts/memory.sh) link with lld: no dynamic export of our
                 // own symbols (the static runtime's -export-dynamic put 11 000 in .dynsym), and the
                 // relative relocations packed (DT_RELR, glibc 2.36) rather than 29 000 RELA entries
-                // the loader reads at start: 1.5 MB less resident, the same code.
+                // the loader reads at start: 1.5 MB less resident, the same code. The code the daemon
+                // runs is laid out together (fairfueld.order, from scripts/memory.sh TOUCHED=1), so that
+                // the kernel's 64 KiB fault-around maps less of what it never runs: 1.8 MB less.
                 .unsafeFlags(
-                    ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                    [
+                        "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/fairfueld/fairfueld.order",
+                        "-Xlinker", "--no-warn-symbol-ordering",
+                    ],
                     .when(platforms: [.linux], configuration: .release)),
             ]),
 

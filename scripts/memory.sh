@@ -18,7 +18,8 @@
 #   BOARD=boards/pi-4.toml scripts/memory.sh  # another board profile (default boards/pi-zero-2w.toml)
 #   TOUCHED=1 scripts/memory.sh   # also which 4 KiB code pages the daemon executed (a diagnostic: an
 #                                 # LD_PRELOAD tracer faults each page once), beside those resident;
-#                                 # TOUCHED_OUT=FILE keeps their file offsets
+#                                 # TOUCHED_OUT=FILE keeps their file offsets; ORDER_OUT=FILE writes
+#                                 # the symbols in them as lld's --symbol-ordering-file (fairfueld.order)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -267,6 +268,14 @@ if [ -s "$work/touched.pages" ]; then
   echo "TOUCHED=1: the code pages fairfueld executed from start to stop (4 KiB each), by module:"
   python3 scripts/resident-code.py --touched "$work/touched.pages" "$BIN_DIR/fairfueld"
   [ -z "${TOUCHED_OUT:-}" ] || cp "$work/touched.pages" "$TOUCHED_OUT"
+  if [ -n "${ORDER_OUT:-}" ]; then
+    { echo "# lld --symbol-ordering-file of fairfueld (Package.swift): the code symbols in the 4 KiB pages the daemon"
+      echo "# executed while scripts/memory.sh played the family week, in address order. Regenerate:"
+      echo "#   TOUCHED=1 ORDER_OUT=Sources/fairfueld/fairfueld.order scripts/memory.sh && touch Sources/fairfueld/main.swift"
+      echo "# (SwiftPM does not see this file change: touching main.swift relinks.) Symbols gone since are ignored."
+      python3 scripts/resident-code.py --order "$work/touched.pages" "$BIN_DIR/fairfueld"; } >"$ORDER_OUT"
+    echo "symbol order for the next link: $ORDER_OUT ($(grep -vc '^#' "$ORDER_OUT") symbols)"
+  fi
 fi
 echo
 echo "sim: $(tail -n 1 "$work/sim.out")"

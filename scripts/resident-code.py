@@ -4,6 +4,8 @@
     scripts/resident-code.py PID BINARY     # BINARY: the unstripped executable PID runs
     scripts/resident-code.py --touched FILE BINARY   # FILE: file offsets (hex, one a line) of the
                                             # code pages a run executed (scripts/memory.sh TOUCHED=1)
+    scripts/resident-code.py --order FILE BINARY     # the symbols in those pages, in address order:
+                                            # an lld --symbol-ordering-file (Sources/fairfueld/fairfueld.order)
 
 For each mapping of the executable, reads which pages are present (/proc/PID/pagemap, bit 63;
 needs the same user as PID or root) and splits each present page's 4 KiB between the symbols
@@ -44,7 +46,35 @@ def module_of(symbol):
     return "C (shims, crt, other)"
 
 
+def symbol_order(touched_file, binary):
+    """Prints the names of the code symbols that lie in the executed pages, each once, in address order."""
+    segments = []
+    for line in subprocess.run(["readelf", "-lW", binary], capture_output=True, text=True, check=True).stdout.splitlines():
+        fields = line.split()
+        if fields and fields[0] == "LOAD":
+            segments.append((int(fields[1], 16), int(fields[2], 16), int(fields[4], 16)))
+    pages = set()
+    with open(touched_file) as lines:
+        for line in lines:
+            offset = int(line, 16)
+            segment = next(s for s in segments if s[0] <= offset < s[0] + s[2])
+            pages.add((offset + segment[1] - segment[0]) // PAGE)
+    seen = set()
+    nm = subprocess.run(["nm", "-n", "-S", "--defined-only", binary], capture_output=True, text=True, check=True).stdout
+    for line in nm.splitlines():
+        fields = line.split(maxsplit=3)
+        if len(fields) == 4 and fields[2] in "tTwW" and fields[3] not in seen:
+            start = int(fields[0], 16)
+            end = start + max(int(fields[1], 16), 1)
+            if any(page in pages for page in range(start // PAGE, (end - 1) // PAGE + 1)):
+                seen.add(fields[3])
+                print(fields[3])
+
+
 def main():
+    if sys.argv[1] == "--order":
+        symbol_order(sys.argv[2], sys.argv[3])
+        return
     if sys.argv[1] == "--touched":
         pid, touched_file, binary = sys.argv[1], sys.argv[2], sys.argv[3]
     else:
