@@ -83,7 +83,7 @@ awk -v warmup="$warmup_hours" -v pure="$driving_hours_pure" -v elapsed="$elapsed
   }
   ($1 == "progress" || $1 == "progress-end") && $2 ~ /^sim_h=/ {
     h = field("sim_h") + 0; cpu = field("cpu_s") + 0
-    # Read from outside (scripts/soak.sh); the replay's own VmRSS when the process was already gone.
+    # Read from outside (scripts/soak.sh); else the VmRSS the replay printed, when it had already exited.
     rss = field("vmrss_kib"); if (rss == "?" || rss == "") rss = field("rss_kib"); rss += 0
     anon = field("rss_anon_kib"); pss = field("pss_kib")
     delta = cpu - lastCPU; lastCPU = cpu
