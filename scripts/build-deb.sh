@@ -146,6 +146,11 @@ shlibs="$(cd "$work/src" && DEB_HOST_ARCH="$arch" dpkg-shlibdeps -O -e debian/fa
   || { cat "$work/shlibdeps.err" >&2; die "dpkg-shlibdeps failed (for $arch: install the $arch C libraries, see docs/raspberry-pi.md)"; }
 grep -v "^$" "$work/shlibdeps.err" >&2 || true
 depends="${shlibs#shlibs:Depends=}, passwd"
+# fairfueld's relative relocations are packed (DT_RELR, Package.swift), which ld.so reads from glibc 2.36
+# (the binary needs GLIBC_ABI_DT_RELR); dpkg-shlibdeps goes by symbols only and may ask for less.
+if readelf -d "$stage/usr/sbin/fairfueld" | grep -q '(RELR)'; then
+  depends="$(echo "$depends" | sed -E 's/libc6 \(>= 2\.(3[0-5]|[12][0-9])[^)]*\)/libc6 (>= 2.36)/')"
+fi
 
 install -d "$stage/DEBIAN"
 installed_size="$(du -sk --exclude=DEBIAN "$stage" | cut -f1)"
