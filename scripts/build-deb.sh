@@ -137,14 +137,20 @@ install -m 0644 "$root/debian/lintian-overrides" "$share/lintian/overrides/fairf
 find "$stage" -type d -exec chmod 0755 {} +
 find "$stage" -type f ! -path "$stage/usr/bin/*" ! -path "$stage/usr/sbin/*" -exec chmod 0644 {} +
 
-# Depends: what dpkg-shlibdeps finds the binaries link (libc6, libserialport0, libgps28, libsqlite3-0),
-# plus passwd for the postinst's groupadd/useradd where systemd-sysusers is absent.
+# Depends: what dpkg-shlibdeps finds the binaries link (libc6, libserialport0, libsqlite3-0),
+# plus passwd for the postinst's groupadd/useradd where systemd-sysusers is absent. libgps28 is
+# loaded with dlopen, only where gnss.source is gpsd: debian/control.in recommends it.
 install -d "$stage/DEBIAN"   # dpkg-shlibdeps finds the package root by it
 printf 'Source: fairfuel\nMaintainer: x <x@x>\n\nPackage: fairfuel\nArchitecture: any\n' > "$work/src/debian/control"
 shlibs="$(cd "$work/src" && DEB_HOST_ARCH="$arch" dpkg-shlibdeps -O -e debian/fairfuel/usr/bin/fairfuel -e debian/fairfuel/usr/sbin/fairfueld 2>"$work/shlibdeps.err")" \
   || { cat "$work/shlibdeps.err" >&2; die "dpkg-shlibdeps failed (for $arch: install the $arch C libraries, see docs/raspberry-pi.md)"; }
 grep -v "^$" "$work/shlibdeps.err" >&2 || true
 depends="${shlibs#shlibs:Depends=}, passwd"
+# fairfueld's relative relocations are packed (DT_RELR, Package.swift), which ld.so reads from glibc 2.36
+# (the binary needs GLIBC_ABI_DT_RELR); dpkg-shlibdeps goes by symbols only and may ask for less.
+if readelf -d "$stage/usr/sbin/fairfueld" | grep -q '(RELR)'; then
+  depends="$(echo "$depends" | sed -E 's/libc6 \(>= 2\.(3[0-5]|[12][0-9])[^)]*\)/libc6 (>= 2.36)/')"
+fi
 
 install -d "$stage/DEBIAN"
 installed_size="$(du -sk --exclude=DEBIAN "$stage" | cut -f1)"

@@ -72,9 +72,6 @@ struct ReplayCommand: ParsableCommand {
                 fflush(nil)
             }
         }
-        // As `run` does once started: the long soak replays then measure the resident memory
-        // the service's own code path keeps, not the CLI's start-up.
-        StartupCodePages.release()
         do {
             report = try replay.run()
         } catch {

@@ -112,18 +112,25 @@ public final class GPSDClient {
     /// Connects now, whatever the backoff: `gps_open`, then `?WATCH` for JSON reports.
     public func connect() throws(GPSDError) {
         close()
+        let libgps: LibGPS
+        switch LibGPS.shared {
+        case .success(let loaded): libgps = loaded
+        case .failure(let error):
+            counters.failedConnects += 1
+            throw error
+        }
         UnsafeMutableRawPointer(session).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
-        guard gps_open(host, String(port), session) == 0 else {
+        guard libgps.open(host, String(port), session) == 0 else {
             let code = errno
             counters.failedConnects += 1
-            throw .connect(host: host, port: port, reason: String(cString: gps_errstr(code)))
+            throw .connect(host: host, port: port, reason: libgps.errorText(code).map { String(cString: $0) } ?? "error \(code)")
         }
         let descriptor = session.pointee.gps_fd
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
-        guard gps_stream(session, UInt32(WATCH_ENABLE) | UInt32(WATCH_JSON), nil) == 0 else {
+        guard libgps.stream(session, UInt32(WATCH_ENABLE) | UInt32(WATCH_JSON), nil) == 0 else {
             let code = errno
-            gps_close(session)
+            _ = libgps.close(session)
             counters.failedConnects += 1
             throw .watch(host: host, port: port, errnoCode: code)
         }
@@ -136,9 +143,9 @@ public final class GPSDClient {
 
     /// Closes the connection (`gps_close`); the next `reconnectIfDue` opens a new one.
     public func close() {
-        guard isConnected else { return }
+        guard isConnected, case .success(let libgps) = LibGPS.shared else { return }
         isConnected = false
-        gps_close(session)
+        _ = libgps.close(session)
     }
 
     /// Connects when disconnected and the backoff has run out; nil when connected or not yet due.
@@ -182,11 +189,12 @@ public final class GPSDClient {
 
     /// Reads reports until none is complete; throws `.disconnected` (and closes) when gpsd has gone.
     func readReports(_ onFix: (GNSSFix) -> Void) throws(GPSDError) -> Int {
-        guard isConnected else { return 0 }
+        // Connected means libgps was loaded.
+        guard isConnected, case .success(let libgps) = LibGPS.shared else { return 0 }
         var delivered = 0
         while true {
             reportPrefix[0] = 0
-            let status = gps_read(session, reportPrefix, Int32(GPSDClient.reportPrefixBytes))
+            let status = libgps.read(session, reportPrefix, Int32(GPSDClient.reportPrefixBytes))
             if status < 0 {
                 let code = errno
                 close()

@@ -12,6 +12,8 @@ public enum GPSDError: Error, Sendable, Equatable, CustomStringConvertible {
     case watch(host: String, port: Int, errnoCode: Int32)
     /// gpsd closed the connection (it stopped or restarted) or the socket failed.
     case disconnected(host: String, port: Int, errnoCode: Int32)
+    /// libgps could not be loaded (dlopen: libgps28 is not installed); `reason` is dlerror's text.
+    case libraryMissing(String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum GPSDError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .watch(host, port, code): "gpsd at \(host):\(port) did not take the watch request: \(String(cString: strerror(code)))"
         case let .disconnected(host, port, code):
             "gpsd at \(host):\(port) closed the connection" + (code == 0 ? "" : ": \(String(cString: strerror(code)))")
+        case let .libraryMissing(reason): "libgps cannot be loaded (is libgps28 installed?): \(reason)"
         }
     }
 }

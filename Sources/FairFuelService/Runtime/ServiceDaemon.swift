@@ -69,8 +69,6 @@ public enum ServiceDaemon {
             logger.error("cannot start: \(error)")
             throw ServiceDaemonError("cannot start: \(error)")
         }
-        // Start-up is over: the code only it ran need not stay resident (see StartupCodePages).
-        StartupCodePages.release()
         runtime.runLoop(extraDescriptors: [signals.fileDescriptor], onReadable: { _ in
             while let signal = try? signals.next() {
                 logger.notice("\(signal) received")
