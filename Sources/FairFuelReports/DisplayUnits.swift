@@ -107,6 +107,13 @@ public struct DisplayUnits: Sendable, Equatable {
     /// `2026-11-20 08:00` (UTC, to the minute).
     public static func minuteText(utcMs: Int64) -> String { ISO8601.dateMinute(utcMs: utcMs) }
 
+    /// `2026-11-20` (UTC).
+    public static func dateText(utcMs: Int64) -> String {
+        var text = ""
+        ISO8601.appendDate(UTCTimestamp(millisecondsSinceEpoch: utcMs).date, to: &text)
+        return text
+    }
+
     /// A number rounded half away from zero to `decimals` places, keeping trailing zeros.
     public static func fixed(_ value: Double, _ decimals: Int) -> String {
         guard value.isFinite else { return "-" }

@@ -123,8 +123,8 @@ public enum HTMLReport {
             let real = period.realLitersPer100km.flatMap(u.consumption(litersPer100km:))
             let estimated = period.estimatedLitersPer100km.flatMap(u.consumption(litersPer100km:))
             guard real != nil || estimated != nil else { return nil }
-            let date = UTCTimestamp(millisecondsSinceEpoch: period.toUTCMs).iso8601
-            return (String(date.dropFirst(5).prefix(5)), estimated, real)
+            let date = UTCTimestamp(millisecondsSinceEpoch: period.toUTCMs).date
+            return (ISO8601.monthDay(date), estimated, real)
         }
         guard !points.isEmpty else {
             return "<p class=\"note\">No consumption trend yet: it needs two full fills.</p>\n"

@@ -46,8 +46,9 @@ struct GNSSReceiverModel: Sendable {
         if random.chance(dt / 40) { satellites = min(14, max(6, satellites + (random.chance(0.5) ? 1 : -1))) }
 
         let t = settings.talker
-        let millisecondOfDay = ((utcMs % 86_400_000) + 86_400_000) % 86_400_000
-        let date = UTCDate(daysSinceEpoch: (utcMs - millisecondOfDay) / 86_400_000)
+        let instant = UTCTimestamp(millisecondsSinceEpoch: utcMs)
+        let millisecondOfDay = Int64(instant.timeOfDay.milliseconds)
+        let date = instant.date
         let time = NMEASentenceWriter.time(millisecondOfDay)
         var sentences: [String] = []
         if !hasFix {

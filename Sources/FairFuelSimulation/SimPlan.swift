@@ -57,13 +57,7 @@ public final class SimPlan: Sendable {
 
     /// `Mon 07:41:06` in the scenario's local time.
     public func localText(_ simMs: Int64) -> String {
-        let local = scenario.startUTCMilliseconds + simMs + Int64(scenario.utcOffsetMinutes) * 60_000
-        let days = local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
-        let names = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
-        let ms = local - days * 86_400_000
-        let seconds = ms / 1000
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(names[Int(((days % 7) + 7) % 7)]) \(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
+        ISO8601.weekdaySecond(utcMs: scenario.startUTCMilliseconds + simMs + Int64(scenario.utcOffsetMinutes) * 60_000)
     }
 
     /// The car's state at `time`: on a drive, or parked where the last one ended.

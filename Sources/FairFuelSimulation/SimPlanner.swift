@@ -207,7 +207,7 @@ private struct PlanBuilder {
                 refuels.append(SimRefuel(
                     line: trip.stops[scripted].line, timeMs: pumpEnd, utc: utc(pumpEnd), driver: driver,
                     liters: liters.map(Liters.init), cost: cost.map(MinorUnits.init)))
-                act(pumpEnd, .note("refuel" + (liters.map { " \($0) L" } ?? "") + (cost.map { " cost \($0 / 100).\($0 % 100 < 10 ? "0" : "")\($0 % 100)" } ?? "")))
+                act(pumpEnd, .note("refuel" + (liters.map { " \($0) L" } ?? "") + (cost.map { " cost " + MoneyText.format(MinorUnits($0)) } ?? "")))
                 ignition(s1 - 6000, on: true)
             case .swap(let next):
                 ignition(s0 + 4000, on: false)
@@ -352,10 +352,7 @@ private struct PlanBuilder {
     func utc(_ time: Int64) -> UTCTimestamp { UTCTimestamp(millisecondsSinceEpoch: scenario.startUTCMilliseconds + time) }
 
     func localText(_ time: Int64) -> String {
-        let local = scenario.startUTCMilliseconds + time + Int64(scenario.utcOffsetMinutes) * 60_000
-        let t = UTCTimestamp(millisecondsSinceEpoch: local)
-        let text = t.iso8601
-        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(8))
+        ISO8601.dateSecond(utcMs: scenario.startUTCMilliseconds + time + Int64(scenario.utcOffsetMinutes) * 60_000)
     }
 
     // MARK: tags

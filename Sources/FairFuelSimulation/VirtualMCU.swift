@@ -144,7 +144,7 @@ public final class VirtualMCU: @unchecked Sendable {
                 guard let port else { break }
                 let readiness = port.wait(timeoutMs: 50, wantWrite: false)
                 if !readiness.hangUp { break }
-                PseudoTerminalPort.sleep(milliseconds: 20)
+                Pause.milliseconds(20)
             }
         }
 
@@ -206,13 +206,13 @@ public final class VirtualMCU: @unchecked Sendable {
             let timeout: Int32 = waitMs <= 0 || (options.lossless && waitMs < 1) ? 0 : Int32(min(50, waitMs.rounded(.up)))
 
             guard let port else {
-                PseudoTerminalPort.sleep(milliseconds: timeout)
+                Pause.milliseconds(timeout)
                 continue
             }
             let readiness = port.wait(timeoutMs: timeout, wantWrite: connected && transmitOffset < transmit.count)
             if readiness.hangUp && !readiness.readable {
                 connected = false
-                PseudoTerminalPort.sleep(milliseconds: min(timeout, 20))
+                Pause.milliseconds(min(timeout, 20))
                 continue
             }
             connected = true

@@ -137,7 +137,7 @@ struct RefuelCommand: ParsableCommand {
                 let line = pad(String(id), 6) + pad(DisplayUnits.minuteText(utcMs: refuel.atUTCMs), 18)
                     + pad(DisplayUnits.fixed(units.volume(liters: refuel.liters), 2), 10) + pad(units.moneyText(refuel.cost), 10)
                     + pad(refuel.fullTank ? "full" : "partial", 9) + pad(odometer, 12)
-                    + pad(refuel.settledUTCMs.map { String(DisplayUnits.minuteText(utcMs: $0).prefix(10)) } ?? "-", 12) + words
+                    + pad(refuel.settledUTCMs.map { DisplayUnits.dateText(utcMs: $0) } ?? "-", 12) + words
                 print(String(line.reversed().drop { $0 == " " }.reversed()))
             }
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FairFuelCore
 import FairFuelSimulation
 import Synchronization
 
@@ -121,7 +122,7 @@ struct SimCommand: ParsableCommand {
         }
         for refuel in plan.refuels {
             let liters = refuel.liters.map { " \($0.value) L" } ?? ""
-            let cost = refuel.cost.map { " \($0.value / 100).\($0.value % 100 < 10 ? "0" : "")\($0.value % 100)" } ?? ""
+            let cost = refuel.cost.map { " " + MoneyText.format($0) } ?? ""
             print("refuel \(refuel.utc.iso8601) (\(plan.localText(refuel.timeMs))) by \(refuel.driver ?? "nobody"):\(liters)\(cost)")
         }
     }

@@ -91,7 +91,7 @@ enum SummaryText {
         text += "between full fills: real (pump) vs estimated\n"
         for p in summary.fullFills {
             let over = p.odometerKilometers != nil ? "odometer" : "GNSS"
-            text += "    " + DisplayUnits.minuteText(utcMs: p.fromUTCMs).prefix(10) + " to " + DisplayUnits.minuteText(utcMs: p.toUTCMs).prefix(10)
+            text += "    " + DisplayUnits.dateText(utcMs: p.fromUTCMs) + " to " + DisplayUnits.dateText(utcMs: p.toUTCMs)
                 + "  " + pad(u.distanceText(meters: p.distanceMeters), 11) + pad(u.volumeText(liters: p.pumpedLiters) + " pumped", 16)
                 + "real " + pad(u.consumptionText(litersPer100km: p.realLitersPer100km), 14)
                 + "estimated " + pad(u.consumptionText(litersPer100km: p.estimatedLitersPer100km), 14) + "(\(over))\n"

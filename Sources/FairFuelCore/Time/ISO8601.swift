@@ -134,6 +134,44 @@ public enum ISO8601 {
         return text
     }
 
+    /// `11-20`: a chart's axis label, the year understood.
+    public static func monthDay(_ date: UTCDate) -> String {
+        var text = ""
+        appendDigits(date.month, width: 2, to: &text)
+        text += "-"
+        appendDigits(date.day, width: 2, to: &text)
+        return text
+    }
+
+    /// The date and the time to the second, for logs and simulation timelines: `2026-11-20 08:00:01`.
+    public static func dateSecond(utcMs: Int64) -> String {
+        let instant = UTCTimestamp(millisecondsSinceEpoch: utcMs)
+        var text = ""
+        text.reserveCapacity(19)
+        appendDate(instant.date, to: &text)
+        text += " "
+        appendTimeToSecond(instant.timeOfDay, to: &text)
+        return text
+    }
+
+    /// The weekday and the time to the second, for progress lines: `Mon 07:41:06`.
+    public static func weekdaySecond(utcMs: Int64) -> String {
+        let instant = UTCTimestamp(millisecondsSinceEpoch: utcMs)
+        var text = instant.date.weekdayAbbreviation
+        text += " "
+        appendTimeToSecond(instant.timeOfDay, to: &text)
+        return text
+    }
+
+    /// `08:00:01`.
+    public static func appendTimeToSecond(_ time: UTCTimeOfDay, to text: inout String) {
+        appendDigits(time.hour, width: 2, to: &text)
+        text += ":"
+        appendDigits(time.minute, width: 2, to: &text)
+        text += ":"
+        appendDigits(time.second, width: 2, to: &text)
+    }
+
     /// The date and the time to the minute, as tables show them: `2026-11-20 08:00` (UTC).
     public static func dateMinute(utcMs: Int64) -> String {
         let instant = UTCTimestamp(millisecondsSinceEpoch: utcMs)

@@ -48,6 +48,12 @@ public struct UTCDate: Hashable, Comparable, Sendable, CustomStringConvertible {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// `Mon` to `Sun` (1970-01-01 was a Thursday).
+    public var weekdayAbbreviation: String {
+        let names = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+        return names[Int(((daysSinceEpoch % 7) + 7) % 7)]
+    }
+
     public static func isLeap(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }

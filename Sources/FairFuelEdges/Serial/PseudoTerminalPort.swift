@@ -45,10 +45,4 @@ public final class PseudoTerminalPort {
         let count = buffer.withUnsafeMutableBytes { read(terminal.controllerDescriptor, $0.baseAddress, $0.count) }
         return count > 0 ? buffer[0..<count] : []
     }
-
-    /// Sleeps `milliseconds` without a descriptor (while unplugged or nobody listens).
-    public static func sleep(milliseconds: Int32) {
-        guard milliseconds > 0 else { return }
-        _ = poll(nil, 0, milliseconds)
-    }
 }

@@ -6,6 +6,7 @@ import Glibc
 public enum Pause {
     /// Blocks the calling thread for about `milliseconds` (a signal may end it early).
     public static func milliseconds(_ milliseconds: Int32) {
+        guard milliseconds > 0 else { return }
         _ = poll(nil, 0, milliseconds)
     }
 }

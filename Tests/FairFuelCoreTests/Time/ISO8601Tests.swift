@@ -20,4 +20,24 @@ import Testing
             #expect(ISO8601.dateMinute(utcMs: ms) == String(full.prefix(10)) + " " + String(full.dropFirst(11).prefix(5)))
         }
     }
+
+    @Test func dateSecondWeekdayAndMonthDayAgreeWithTheFullText() {
+        // 2026-11-20 was a Friday; 1970-01-01 a Thursday; 2000-02-29 a Tuesday.
+        #expect(ISO8601.weekdaySecond(utcMs: 1_795_161_601_000) == "Fri 08:00:01")
+        #expect(ISO8601.weekdaySecond(utcMs: 0) == "Thu 00:00:00")
+        #expect(ISO8601.weekdaySecond(utcMs: 951_782_400_000) == "Tue 00:00:00")
+        #expect(ISO8601.weekdaySecond(utcMs: -1) == "Wed 23:59:59")
+        #expect(ISO8601.dateSecond(utcMs: 1_795_161_601_999) == "2026-11-20 08:00:01")
+        for ms in stride(from: Int64(-86_400_000), to: 4_102_444_800_000, by: 6_911_999_917) {
+            let instant = UTCTimestamp(millisecondsSinceEpoch: ms)
+            let full = ISO8601.dateTime(instant)
+            #expect(ISO8601.dateSecond(utcMs: ms) == String(full.prefix(10)) + " " + String(full.dropFirst(11).prefix(8)))
+            #expect(ISO8601.monthDay(instant.date) == String(full.dropFirst(5).prefix(5)))
+            #expect(ISO8601.weekdaySecond(utcMs: ms).hasSuffix(" " + String(full.dropFirst(11).prefix(8))))
+        }
+        // Seven days in a row have seven different names, a week later the same again.
+        let names = (0..<7).map { UTCDate(daysSinceEpoch: 20_000 + $0).weekdayAbbreviation }
+        #expect(Set(names).count == 7)
+        #expect(UTCDate(daysSinceEpoch: 20_007).weekdayAbbreviation == names[0])
+    }
 }
