@@ -113,6 +113,9 @@ extension BoardProfile: TOMLProfile {
                 .integer("gpsd_port", \.gnss.gpsdPort, 1...65535),
                 .boolean("allow_missing_checksum", \.gnss.allowMissingChecksum),
                 .integer("max_epoch_hz", \.gnss.maxEpochHz, 1...50, "fixes per second"),
+                .integer(
+                    "max_packet_bytes", \.gnss.maxPacketBytes, 256...65_536,
+                    "bytes: a UBX NAV-PVT is 100, an RTCM 3 message up to 1 029, a UBX RXM-RAWX for 100 signals 3 300"),
             ]),
         .init(
             "ble",

@@ -15,6 +15,6 @@ extension BoardProfile {
     }
 
     public var nmeaConfiguration: NMEAConfiguration {
-        NMEAConfiguration(allowMissingChecksum: gnss.allowMissingChecksum)
+        NMEAConfiguration(allowMissingChecksum: gnss.allowMissingChecksum, maximumPacketBytes: gnss.maxPacketBytes)
     }
 }

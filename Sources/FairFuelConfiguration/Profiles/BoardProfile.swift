@@ -1,3 +1,5 @@
+import FairFuelParsers
+
 /// Every buffer size, budget and device path the service uses on one kind of host board.
 ///
 /// Read from `boards/<name>.toml` with `load(text:)` or `load(path:)`; a key
@@ -52,6 +54,8 @@ public struct BoardProfile: Sendable, Equatable {
         public var allowMissingChecksum: Bool
         /// Highest fix rate the receiver is expected to send, in epochs per second.
         public var maxEpochHz: Int
+        /// Longest packet the GNSS lexer keeps whole (NMEA or binary); its buffer is twice this.
+        public var maxPacketBytes: Int = GNSSPacketLexer.defaultMaximumPacketBytes
     }
 
     /// Where NMEA comes from: the MCU's NMEA frames, or a local gpsd.

@@ -22,7 +22,7 @@ public struct NMEAFixDecoder: Sendable {
 
     public init(
         configuration: NMEAConfiguration = NMEAConfiguration(),
-        maximumPacketBytes: Int = GNSSPacketLexer.defaultMaximumPacketBytes
+        maximumPacketBytes: Int? = nil
     ) {
         stream = NMEAStreamDecoder(configuration: configuration, maximumPacketBytes: maximumPacketBytes)
     }

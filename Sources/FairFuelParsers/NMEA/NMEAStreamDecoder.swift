@@ -9,11 +9,9 @@ public struct NMEAStreamDecoder: Sendable {
     public private(set) var lexer: GNSSPacketLexer
     public private(set) var decoder: NMEADecoder
 
-    public init(
-        configuration: NMEAConfiguration = NMEAConfiguration(),
-        maximumPacketBytes: Int = GNSSPacketLexer.defaultMaximumPacketBytes
-    ) {
-        lexer = GNSSPacketLexer(maximumPacketBytes: maximumPacketBytes)
+    /// `maximumPacketBytes`, when given, overrides the configuration's.
+    public init(configuration: NMEAConfiguration = NMEAConfiguration(), maximumPacketBytes: Int? = nil) {
+        lexer = GNSSPacketLexer(maximumPacketBytes: maximumPacketBytes ?? configuration.maximumPacketBytes)
         decoder = NMEADecoder(configuration: configuration)
     }
 

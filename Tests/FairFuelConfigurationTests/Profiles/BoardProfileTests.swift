@@ -1,4 +1,5 @@
 import FairFuelConfiguration
+import FairFuelParsers
 import Foundation
 import Testing
 import TestSupport
@@ -77,6 +78,21 @@ struct BoardProfileTests {
         #expect(try BoardProfile.load(text: "[store]\npage_cache_kib = 64\n").store.pageCacheKiB == 64)
         #expect(BoardProfile.piZero2W.store.pageCacheKiB == 256)
         #expect(try BoardProfile.load(text: BoardFiles.text("pi-4.toml")).store.pageCacheKiB == 2048)
+    }
+
+    @Test("gnss.max_packet_bytes sizes the GNSS lexer the service reads NMEA with; out of range is refused by name")
+    func lexerBufferFromTheProfile() throws {
+        let profile = try BoardProfile.load(text: "[gnss]\nmax_packet_bytes = 1_024\n")
+        #expect(profile.nmeaConfiguration.maximumPacketBytes == 1024)
+        #expect(NMEAStreamDecoder(configuration: profile.nmeaConfiguration).lexer.maximumPacketBytes == 1024)
+        #expect(BoardProfile.piZero2W.nmeaConfiguration.maximumPacketBytes == GNSSPacketLexer.defaultMaximumPacketBytes)
+        for bad in ["100", "70000"] {
+            #expect {
+                try BoardProfile.load(text: "[gnss]\nmax_packet_bytes = \(bad)\n")
+            } throws: { error in
+                "\(error)".contains("max_packet_bytes")
+            }
+        }
     }
 
     @Test("values are typed from TOML: hex ids, octal modes, underscores, booleans and choices")
