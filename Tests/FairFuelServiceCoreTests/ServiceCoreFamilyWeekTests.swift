@@ -20,7 +20,7 @@ import TestSupport
         rig.finish()
         let sessions = rig.sessions
         let text = sessions.map(\.description).joined(separator: "\n") + "\n"
-        if ProcessInfo.processInfo.environment["FAIRFUEL_UPDATE_GOLDEN"] != nil {
+        if ProcessInfo.processInfo.environment["FAIRFUEL_REGENERATE_GOLDEN"] != nil {
             try text.write(toFile: Self.golden, atomically: true, encoding: .utf8)
         }
         #expect(text == (try String(contentsOfFile: Self.golden, encoding: .utf8)))
