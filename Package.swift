@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "FairFuelParsers", targets: ["FairFuelParsers"]),
         .library(name: "FairFuelDomain", targets: ["FairFuelDomain"]),
         .library(name: "FairFuelStore", targets: ["FairFuelStore"]),
+        .library(name: "FairFuelServiceCore", targets: ["FairFuelServiceCore"]),
         .library(name: "FairFuelConfiguration", targets: ["FairFuelConfiguration"]),
         .library(name: "FairFuelEdges", targets: ["FairFuelEdges"]),
         .library(name: "FairFuelReports", targets: ["FairFuelReports"]),

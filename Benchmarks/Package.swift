@@ -10,6 +10,7 @@ let suites: [(name: String, libraries: [String])] = [
     ("NMEAParsing", ["FairFuelCore", "FairFuelLink", "FairFuelParsers"]),
     ("BLEParsing", ["FairFuelCore", "FairFuelLink", "FairFuelParsers"]),
     ("Domain", ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain"]),
+    ("ServiceCore", ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelServiceCore", "FairFuelSimulation"]),
     // FairFuelSQLite is not a product of FairFuel: the store exposes the VFS counts itself.
     ("Store", ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelConfiguration", "FairFuelService"]),
     ("Soak", ["FairFuelCore", "FairFuelParsers", "FairFuelStore", "FairFuelSimulation", "FairFuelService"]),
