@@ -114,6 +114,7 @@ extension TripStore {
                 .real(metrics.distance.value), .integer(metrics.durationMs), .integer(metrics.movingMs), .integer(metrics.idleMs),
                 .real(metrics.maximumSpeed.value), .int(metrics.harshAccelerations), .int(metrics.harshBrakings),
                 .real(metrics.fuel.value), .integer(id.rawValue))
+            try enqueueTripMessage(session: id.rawValue)
         }
     }
 
