@@ -177,5 +177,25 @@ extension IntegrationTests {
                 _ = run.wait(seconds: 5)
             }
         }
+
+        @Test(.timeLimit(.minutes(1)))
+        func anUnreadableCertificateIsOneClearLineAndTheOutboxKeepsFilling() throws {
+            try IntegrationTests.withRig("two-drivers.scenario") { rig in
+                let board = rig.directory + "/uplink-board.toml"
+                let missing = rig.directory + "/no-such-ca.crt"
+                try "[uplink]\nurl = \"mqtts://127.0.0.1:8883\"\nca_file = \"\(missing)\"\n".write(toFile: board, atomically: true, encoding: .utf8)
+                let run = try rig.startRun(extra: ["--board", board])
+                try Self.addRefuels(rig, board: board, count: 1)
+                let uplink = try #require(Self.uplink(rig))
+                #expect(uplink["state"] as? String == "off")
+                #expect((uplink["error"] as? String)?.contains("cannot read the CA certificate \(missing)") == true, "\(uplink)")
+                #expect((uplink["pending"] as? Int ?? 0) >= 2, "the refuel and its split wait for a working uplink: \(uplink)")
+                run.send(SIGTERM)
+                #expect(run.wait(seconds: 5) == .exited(0))
+                let lines = run.standardError.split(separator: "\n").filter { $0.contains("uplink") }
+                #expect(lines.count == 1, "\(lines)")
+                #expect(lines.first?.contains("cannot read the CA certificate") == true)
+            }
+        }
     }
 }
