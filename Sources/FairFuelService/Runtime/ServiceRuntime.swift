@@ -211,6 +211,7 @@ public final class ServiceRuntime {
     /// their tags and beacons, the vehicle profile and the fuel calibration after a full refuel.
     public func reloadProvisioning() {
         try? options.notifier.reloading()
+        uplink?.recordsQueued()
         core.reloadProvisioning(at: clock.now) { perform($0) }
         try? options.notifier.ready(status: connection == nil ? "MCU link down" : "running")
     }
@@ -240,6 +241,7 @@ public final class ServiceRuntime {
             write(wire)
         case let .record(output):
             recorder.record(output)
+            if case .sessionEnded = output { uplink?.recordsQueued() }
         case .retryStoreWrites:
             if recorder.isBehind { recorder.flush() }
         case let .enforceRetention(nowUTCMs):
@@ -255,6 +257,8 @@ public final class ServiceRuntime {
         case let .status(text):
             try? options.notifier.status(text)
         case .provisioningChanged:
+            // The CLI asks for a reload after a refuel or a correction, which it may have queued messages for.
+            uplink?.recordsQueued()
             recorder.update(directory: core.directory)
             recorder.fuelScale = core.vehicle.fuelScale
         }

@@ -32,6 +32,11 @@ final class UplinkPublisher {
     private var tokensAtMs: Int64 = 0
     /// The last pump found more to publish than the limit or the in-flight window let out.
     private var backlog = false
+    /// With nothing pending, the outbox is read again only after this (or after `recordsQueued`):
+    /// a busy link wakes the loop hundreds of times a second, and the outbox changes far less often.
+    private var nextIdleReadMs: Int64 = .min
+    /// How long an outbox found empty is trusted to stay empty without a `recordsQueued`.
+    static let idleReadIntervalMs: Int64 = 1_000
     /// The failure last logged, so that a broker down for days logs one line, not one per attempt.
     private var loggedFailure: String?
     private(set) var acknowledged: UInt64 = 0
@@ -80,6 +85,9 @@ final class UplinkPublisher {
         client.stop()
     }
 
+    /// Records were written (a trip closed, the CLI asked for a reload after a refuel): read the outbox at the next pump.
+    func recordsQueued() { nextIdleReadMs = .min }
+
     // MARK: Poll loop
 
     /// The descriptor to add to the poll set, with the events to wait for.
@@ -111,7 +119,7 @@ final class UplinkPublisher {
 
     /// Publishes pending outbox messages after the last one published, within the rate limit and the in-flight window.
     private func pump(nowMs: Int64) {
-        guard let client, client.state == .connected else { return }
+        guard let client, client.state == .connected, backlog || nowMs >= nextIdleReadMs else { return }
         let rate = Double(settings.publishPerSecond)
         tokens = min(rate, tokens + Double(max(0, nowMs - tokensAtMs)) * rate / 1000)
         tokensAtMs = nowMs
@@ -128,6 +136,7 @@ final class UplinkPublisher {
             return
         }
         backlog = messages.count > room
+        nextIdleReadMs = messages.isEmpty ? nowMs + Self.idleReadIntervalMs : .min
         for message in messages.prefix(room) {
             do {
                 let messageID = try client.publish(topic: message.topic, payload: message.payload, retained: message.retained)
@@ -144,6 +153,7 @@ final class UplinkPublisher {
     // MARK: Client events
 
     private func connected() {
+        nextIdleReadMs = .min
         inflight.removeAll()
         lastPublished = nil
         loggedFailure = nil
