@@ -75,11 +75,18 @@ extension IntegrationTests {
                 #expect(pending >= 2 + 5 * 2, "two trips, five refuels and their splits wait: \(waiting)")
                 #expect(waiting["sent"] as? Int == 0)
 
-                // The broker returns; at 4 messages a second, the service is SIGKILLed mid-publish.
+                // The broker returns; at 4 messages a second, the service is SIGKILLed mid-publish:
+                // the broker is paused so that messages leave without their PUBACK coming back.
                 try harness.start()
                 try rig.waitUntil("some messages are acknowledged", seconds: 30) { (Self.uplink(rig)?["sent"] as? Int ?? 0) >= 3 }
+                let brokerPID = try #require(harness.broker?.programIdentifier)
+                kill(brokerPID, SIGSTOP)
+                try rig.waitUntil("two messages are published without their PUBACK", seconds: 10) {
+                    (Self.uplink(rig)?["inflight"] as? Int ?? 0) >= 2
+                }
                 run.send(SIGKILL)
                 _ = run.wait(seconds: 5)
+                kill(brokerPID, SIGCONT)
                 try rig.waitUntil("the last will says offline", seconds: 20) {
                     hub.log.contains("fairfuel/\(vehicle)/status offline")
                 }
@@ -115,6 +122,7 @@ extension IntegrationTests {
                 }
                 print("uplink drive: \(total) messages, \(received.count - order.count) duplicate(s) after the SIGKILL, \(afterKill.pendingMessages) pending at the kill")
                 #expect(order == order.sorted(), "in outbox order: \(order)")
+                #expect(received.count > order.count, "the messages in flight at the SIGKILL came twice, with the same message_id")
                 #expect(order.count == total)
                 // Every trip arrived, with its `trips --json` id.
                 let tripIDs = received.filter { $0.kind == "trip" }.compactMap { $0.json["id"] as? Int }
