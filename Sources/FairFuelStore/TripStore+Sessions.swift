@@ -163,6 +163,7 @@ extension TripStore {
                     """,
                     .optional(summary.end), .optional(summary.end), .integer(summary.duration), .real(summary.distance),
                     .real(summary.fuel), .real(summary.speed), .integer(summary.id.rawValue))
+                try enqueueTripMessage(session: summary.id.rawValue)
             }
         }
         return open.map(\.0)

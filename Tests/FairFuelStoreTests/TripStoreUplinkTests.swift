@@ -82,6 +82,23 @@ import Testing
         #expect(trips.last?["deleted"] as? Bool == true)
     }
 
+    @Test func aTripAPowerCutLeftOpenIsPublishedWhenItIsEnded() throws {
+        let store = try TripStore(path: temporaryStorePath())
+        store.uplink = Self.uplink
+        let alice = try store.addDriver(name: "Alice", tags: [], beacons: [])
+        let run = try store.beginRun(note: "test")
+        let session = try store.openSession(driver: alice, driverName: "Alice", run: run, startLinkMs: 0, startUTCMs: Self.t0)
+        try store.appendTripPoints([
+            StoredTripPoint(session: session, utcMs: Self.t0 + 60_000, latitude: 48, longitude: 2, speedMetersPerSecond: 10, distanceMeters: 600, fuelLiters: 0.05),
+        ])
+        #expect(try store.outboxStatistics().pendingMessages == 0, "an open session is no finished trip")
+        #expect(try store.endSessionsLeftOpen() == [session])
+        let trips = try Self.messages(store).map(\.json)
+        #expect(trips.count == 1)
+        #expect(trips.first?["id"] as? Int64 == session.rawValue)
+        #expect(trips.first?["end_reason"] as? String == "power_loss")
+    }
+
     @Test func aMessageRollsBackWithItsRecord() throws {
         let store = try TripStore(path: temporaryStorePath())
         store.uplink = Self.uplink
