@@ -143,5 +143,6 @@ enum StoreSchema {
         familyBook,  // bills' policy and settlement, assigned trips, the vehicle's uid (StoreSchema+FamilyBook.swift)
         outbox,  // the MQTT uplink's outbox (StoreSchema+Outbox.swift)
         losses,  // what a full disk cost, per kind (StoreSchema+Losses.swift)
+        outboxRevisions,  // each record's published revision (StoreSchema+OutboxRevisions.swift)
     ]
 }

@@ -45,6 +45,7 @@ extension TripStore {
                 "UPDATE refuels SET at_utc_ms = ?, liters = ?, cost_minor = ?, full_tank = ?, odometer_km = ? WHERE id = ?",
                 .integer(refuel.atUTCMs), .real(refuel.liters), .integer(refuel.cost.value), .int(refuel.fullTank ? 1 : 0),
                 .optional(refuel.odometerKilometers), .integer(id))
+            try enqueueRefuelMessage(id: id)
         }
     }
 

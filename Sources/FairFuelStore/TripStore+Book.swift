@@ -59,7 +59,9 @@ extension TripStore {
             let touched = settledAfter.keys.filter { settledBefore[$0] != nil && settledBefore[$0] != settledAfter[$0] }.sorted()
             if !touched.isEmpty && !force { throw StoreError.touchesSettled(touched) }
             try recomputeCalibrationInTransaction()
-            return BookChange(before: before, after: try splits(), keptSettled: touched)
+            let change = BookChange(before: before, after: try splits(), keptSettled: touched)
+            try enqueueSplitMessages(change)
+            return change
         }
     }
 
@@ -99,6 +101,7 @@ extension TripStore {
                     corrections.append(TripCorrection(trip: trip, session: session, untracked: [], driverName: name, previousDriverName: nil))
                 }
             }
+            for correction in corrections { if let session = correction.session { try enqueueTripMessage(session: session) } }
         }
         return (change, corrections)
     }
@@ -132,6 +135,7 @@ extension TripStore {
             }
             try connection.run("DELETE FROM track_chunks WHERE session_id = ?", .integer(id))
             try connection.run("DELETE FROM sessions WHERE id = ?", .integer(id))
+            try enqueueTripDeletedMessage(session: id)
         }
         nextChunkSequence[id] = nil
         return (change, correction)

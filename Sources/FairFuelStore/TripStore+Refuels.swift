@@ -86,6 +86,7 @@ extension TripStore {
                 .text(refuel.currency ?? vehicle.currency), .optional(refuel.enteredUTCMs),
                 .text((refuel.untrackedPolicy ?? vehicle.untrackedPolicy).rawValue))
             id = connection.lastInsertRowID
+            try enqueueRefuelMessage(id: id)
         }
         return (id, change)
     }
@@ -154,6 +155,7 @@ extension TripStore {
         try rebook(force: force) {
             try requireUnsettled(refuel: id)
             try connection.run("DELETE FROM refuels WHERE id = ?", .integer(id))
+            try enqueueRefuelRemovedMessage(id: id)
         }
     }
 

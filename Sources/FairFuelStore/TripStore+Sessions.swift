@@ -114,6 +114,7 @@ extension TripStore {
                 .real(metrics.distance.value), .integer(metrics.durationMs), .integer(metrics.movingMs), .integer(metrics.idleMs),
                 .real(metrics.maximumSpeed.value), .int(metrics.harshAccelerations), .int(metrics.harshBrakings),
                 .real(metrics.fuel.value), .integer(id.rawValue))
+            try enqueueTripMessage(session: id.rawValue)
         }
     }
 
@@ -162,6 +163,7 @@ extension TripStore {
                     """,
                     .optional(summary.end), .optional(summary.end), .integer(summary.duration), .real(summary.distance),
                     .real(summary.fuel), .real(summary.speed), .integer(summary.id.rawValue))
+                try enqueueTripMessage(session: summary.id.rawValue)
             }
         }
         return open.map(\.0)

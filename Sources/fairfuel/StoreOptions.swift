@@ -26,9 +26,23 @@ struct StoreOptions: ParsableArguments {
             let isNew = access(resolvedPath, F_OK) != 0
             let store = try TripStore(path: resolvedPath)
             if isNew { FreshStore.created(resolvedPath) }
+            store.uplink = try uplinkOfBoard()?.outbox
             return store
+        } catch let error as UserFacingError {
+            throw error
         } catch {
             throw UserFacingError("cannot open the store \(resolvedPath): \(error)")
+        }
+    }
+
+    /// The `[uplink]` of the board profile the service runs with (`$FAIRFUEL_BOARD`, else the
+    /// installed one if readable): a refuel or correction typed here queues its uplink message
+    /// in the same transaction, as the service's own records do.
+    func uplinkOfBoard() throws -> BoardProfile.Uplink? {
+        do {
+            return try ServiceDaemon.loadBoard(path: environment("FAIRFUEL_BOARD").flatMap { $0.isEmpty ? nil : $0 }).uplink
+        } catch {
+            throw UserFacingError("cannot read the board profile for its [uplink]: \(error)")
         }
     }
 

@@ -11,27 +11,47 @@ extension BoardProfile: TOMLProfile {
     /// Reads a profile from a parsed document; keys and sections it leaves out keep their `piZero2W` values.
     public static func load(table: TOMLTable) throws(ProfileError) -> BoardProfile {
         var profile = BoardProfile.piZero2W
-        let lines = try schema.decode(table, into: &profile)
+        // [uplink] is optional as a whole: its absence means no uplink, not default values.
+        var sections = TOMLTable(line: table.line)
+        for entry in table.entries where entry.key != Self.uplinkSection { sections.insert(entry.key, entry.value, line: entry.line) }
+        let lines = try schema.decode(sections, into: &profile)
         try profile.checkAcrossSections(lines: lines)
+        if let entry = table.entries.first(where: { $0.key == Self.uplinkSection }) {
+            guard let uplink = entry.value.tableValue else {
+                throw .wrongType(line: entry.line, key: Self.uplinkSection, expected: "section [uplink]", found: entry.value.typeName)
+            }
+            profile.uplink = try Uplink.load(table: uplink, line: entry.line)
+        }
         return profile
     }
 
     /// Throws the first key out of range, as loading a rendering of this profile would.
     public func validate() throws(ProfileError) {
-        _ = try Self.load(table: Self.schema.encode(self))
+        _ = try Self.load(table: encodedTable)
+    }
+
+    /// The optional section, read apart from the others.
+    static let uplinkSection = "uplink"
+
+    /// Every section, `[uplink]` last when there is one.
+    private var encodedTable: TOMLTable {
+        var root = Self.schema.encode(self)
+        if let uplink, let table = Uplink.schema.encode(uplink)[Self.uplinkSection] { root.insert(Self.uplinkSection, table) }
+        return root
     }
 
     /// The whole profile as TOML, every key set, integers in decimal; loads back to an equal profile.
     public var tomlText: String {
-        TOMLWriter.render(Self.schema.encode(self))
+        TOMLWriter.render(encodedTable)
     }
 
-    /// The section names, in file order.
+    /// The section names every profile sets, in file order (`[uplink]`, optional, is not one).
     public static var sectionNames: [String] { schema.sectionNames }
 
-    /// The keys of `section`, in file order; empty for an unknown section.
+    /// The keys of `section`, in file order (`uplink` included); empty for an unknown section.
     public static func keys(of section: String) -> [String] {
-        schema.sections.first { $0.name == section }?.fields.map(\.key) ?? []
+        if section == uplinkSection { return Uplink.schema.sections[0].fields.map(\.key) }
+        return schema.sections.first { $0.name == section }?.fields.map(\.key) ?? []
     }
 
     /// Checks that tie two keys together; an error points at the first of them the file sets.

@@ -150,4 +150,6 @@ public struct BoardProfile: Sendable, Equatable {
     public var control: Control
     public var usbPull: USBPull
     public var service: Service
+    /// `[uplink]`, when the car publishes to an MQTT broker; nil: no uplink.
+    public var uplink: Uplink? = nil
 }

@@ -94,6 +94,25 @@ extension ProfileField {
             encode: { .string($0[keyPath: path]) })
     }
 
+    /// Like `string`, for a key that may be absent (nil).
+    static func optionalString(
+        _ key: String, _ path: WritableKeyPath<Profile, String?> & Sendable, _ rule: ProfileStringRule
+    ) -> ProfileField {
+        ProfileField(
+            key: key, isRequired: false,
+            decode: { profile, value, origin throws(ProfileError) in
+                guard let text = value.stringValue else {
+                    throw .wrongType(line: origin.line, key: origin.name, expected: "string", found: value.typeName)
+                }
+                if let problem = rule.problem(with: text) {
+                    throw .outOfRange(
+                        line: origin.fileLine, key: origin.name, value: TOMLWriter.quoted(text), allowed: problem)
+                }
+                profile[keyPath: path] = text
+            },
+            encode: { profile in profile[keyPath: path].map { .string($0) } })
+    }
+
     /// One of an enum's raw values.
     static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
         _ key: String, _ path: WritableKeyPath<Profile, Choice> & Sendable, required: Bool = false

@@ -9,6 +9,14 @@ enum ProfileStringRule: Sendable {
     case profileName
     /// A host name, or an IPv4 or IPv6 address without brackets.
     case host
+    /// `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`.
+    case uplinkURL
+    /// An MQTT client id: printable ASCII without spaces, at most 64 bytes; empty for the default.
+    case mqttClientID
+    /// An MQTT topic prefix: levels of printable ASCII without `+`, `#` or spaces, no empty level.
+    case topicPrefix
+    /// A systemd credential name: a file name in `$CREDENTIALS_DIRECTORY`, no `/`.
+    case credentialName
 
     /// Why `text` is refused, or nil when it is accepted.
     func problem(with text: String) -> String? {
@@ -41,6 +49,20 @@ enum ProfileStringRule: Sendable {
                         || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ":")
                 }
             return valid ? nil : "it must be a host name or an IP address"
+        case .uplinkURL:
+            return UplinkEndpoint.problem(with: text)
+        case .mqttClientID:
+            let valid = bytes.count <= 64 && all { $0 > 0x20 && $0 < 0x7F }
+            return valid ? nil : "it must be printable ASCII without spaces, at most 64 characters (empty: fairfuel-<vehicle id>)"
+        case .topicPrefix:
+            let levels = text.split(separator: "/", omittingEmptySubsequences: false)
+            let valid = !bytes.isEmpty && bytes.count <= 128 && levels.allSatisfy { !$0.isEmpty }
+                && all { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "#") }
+            return valid ? nil : "it must be topic levels like fairfuel or home/cars: no +, #, spaces or empty level"
+        case .credentialName:
+            let valid = !bytes.isEmpty && bytes.count <= 255 && text != "." && text != ".."
+                && all { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }
+            return valid ? nil : "it must be a LoadCredential= name (a file name, no /)"
         }
     }
 }

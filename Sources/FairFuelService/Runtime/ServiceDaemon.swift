@@ -64,7 +64,8 @@ public enum ServiceDaemon {
             runtime = try ServiceRuntime(options: .init(
                 board: profile, storePath: store,
                 port: options.port, controlSocketPath: options.controlSocketPath, logger: logger,
-                notifier: SystemdNotifier.fromProcessEnvironment()))
+                notifier: SystemdNotifier.fromProcessEnvironment(),
+                credentialsDirectory: getenv("CREDENTIALS_DIRECTORY").map { String(cString: $0) }))
         } catch {
             logger.error("cannot start: \(error)")
             throw ServiceDaemonError("cannot start: \(error)")

@@ -26,9 +26,12 @@ public final class ServiceRuntime {
         public var logger: Logger
         /// systemd's notify socket (readiness, watchdog); a no-op outside systemd.
         public var notifier: SystemdNotifier
+        /// systemd's `$CREDENTIALS_DIRECTORY`, where `[uplink] credentials` names a file.
+        public var credentialsDirectory: String?
 
         public init(board: BoardProfile, storePath: String? = nil, port: String? = nil, controlSocketPath: String? = nil,
-                    catalog: MCUBoardCatalog = .builtIn, logger: Logger, notifier: SystemdNotifier = SystemdNotifier(environment: [:])) {
+                    catalog: MCUBoardCatalog = .builtIn, logger: Logger, notifier: SystemdNotifier = SystemdNotifier(environment: [:]),
+                    credentialsDirectory: String? = nil) {
             self.board = board
             self.storePath = storePath ?? board.store.path
             self.port = port ?? board.link.port
@@ -37,6 +40,7 @@ public final class ServiceRuntime {
             self.catalog = catalog
             self.logger = logger
             self.notifier = notifier
+            self.credentialsDirectory = credentialsDirectory
         }
     }
 
@@ -57,6 +61,8 @@ public final class ServiceRuntime {
     private var scratch: [UInt8]
     var connection: SerialConnection?
     var control: ControlSocketServer?
+    /// The MQTT uplink, when the board profile has an `[uplink]` table.
+    private var uplink: UplinkPublisher?
     private var stopRequested = false
     /// What earlier runs could not keep (the store's `store_losses` at start-up).
     private var lostBefore = StoreLosses()
@@ -86,6 +92,8 @@ public final class ServiceRuntime {
         store = try TripStore.openCheckingIntegrity(
             path: options.storePath, configuration: configuration,
             wallClockUTCMs: Int64(wallClock.tv_sec) * 1000 + Int64(wallClock.tv_nsec) / 1_000_000).store
+        // With an uplink, every finished trip, refuel, split and correction queues its message with the record.
+        store.uplink = options.board.uplink?.outbox
         // Retention once at start-up (without a trusted time: the disk budget only), then hourly.
         if let report = try? store.enforceRetention(nowUTCMs: nil) { logger.debug("retention at start-up: \(report)") }
         let settings = options.board.coreSettings(catalog: options.catalog, port: options.port)
@@ -109,6 +117,10 @@ public final class ServiceRuntime {
                 host: options.board.gnss.gpsdHost, port: options.board.gnss.gpsdPort,
                 backoffMinimumMs: Int64(options.board.link.reconnectBackoffMinMs),
                 backoffMaximumMs: Int64(options.board.link.reconnectBackoffMaxMs))
+        }
+        if let settings = options.board.uplink {
+            uplink = try UplinkPublisher(
+                settings: settings, store: store, logger: logger, credentialsDirectory: options.credentialsDirectory)
         }
         if let resumable {
             let name = directory.name(of: resumable.trip.driver) ?? "driver \(resumable.trip.driver.rawValue)"
@@ -135,6 +147,7 @@ public final class ServiceRuntime {
         logger.info("service started: store \(options.storePath), MCU port \(options.port)")
         try? options.notifier.ready(status: "waiting for the MCU on \(options.port)")
         var descriptors: [pollfd] = []
+        uplink?.start(nowMs: clock.now.value)
         while !stopRequested && !shouldStop() {
             let now = clock.now
             if core.wantsLink(at: now) { connect(at: now) }
@@ -146,8 +159,11 @@ public final class ServiceRuntime {
             let gpsdDescriptor = gpsd?.fileDescriptor
             if let gpsdDescriptor { descriptors.append(pollfd(fd: gpsdDescriptor, events: Int16(POLLIN), revents: 0)) }
             for fd in control?.pollDescriptors ?? [] { descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            let uplinkDescriptor = uplink?.pollDescriptor
+            if let uplinkDescriptor { descriptors.append(uplinkDescriptor) }
             var timeout = core.millisecondsUntilWork(at: now)
             if let untilGPSD = gpsd?.millisecondsUntilReconnect() { timeout = min(timeout, untilGPSD) }
+            if let untilUplink = uplink?.millisecondsUntilWork(nowMs: now.value) { timeout = min(timeout, untilUplink) }
             _ = poll(&descriptors, nfds_t(descriptors.count), Int32(max(0, timeout)))
 
             let after = clock.now
@@ -164,6 +180,10 @@ public final class ServiceRuntime {
             }
             serviceControl(at: after)
             core.timePassed(at: after) { perform($0) }
+            if let uplink {
+                let revents = uplinkDescriptor.flatMap { wanted in descriptors.first { $0.fd == wanted.fd }?.revents } ?? 0
+                uplink.service(revents: revents, nowMs: clock.now.value)
+            }
         }
         shutdown()
     }
@@ -191,6 +211,7 @@ public final class ServiceRuntime {
     /// their tags and beacons, the vehicle profile and the fuel calibration after a full refuel.
     public func reloadProvisioning() {
         try? options.notifier.reloading()
+        uplink?.recordsQueued()
         core.reloadProvisioning(at: clock.now) { perform($0) }
         try? options.notifier.ready(status: connection == nil ? "MCU link down" : "running")
     }
@@ -200,6 +221,7 @@ public final class ServiceRuntime {
         core.finish(at: clock.now) { perform($0) }
         let (lost, saved) = recorder.finish()
         shutdownLosses = lost
+        uplink?.stop()
         connection?.close()
         connection = nil
         if lost.isEmpty {
@@ -219,6 +241,7 @@ public final class ServiceRuntime {
             write(wire)
         case let .record(output):
             recorder.record(output)
+            if case .sessionEnded = output { uplink?.recordsQueued() }
         case .retryStoreWrites:
             if recorder.isBehind { recorder.flush() }
         case let .enforceRetention(nowUTCMs):
@@ -234,6 +257,8 @@ public final class ServiceRuntime {
         case let .status(text):
             try? options.notifier.status(text)
         case .provisioningChanged:
+            // The CLI asks for a reload after a refuel or a correction, which it may have queued messages for.
+            uplink?.recordsQueued()
             recorder.update(directory: core.directory)
             recorder.fuelScale = core.vehicle.fuelScale
         }
@@ -335,6 +360,9 @@ public final class ServiceRuntime {
             storeLost: StoreLossesJSON(json: (lostBefore + recorder.losses).jsonObject),
             storeLostUnsaved: recorder.unsavedLosses.recordsThatMatter + recorder.unsavedLosses.tripPoints + recorder.unsavedLosses.events,
             gpsd: gpsd.map { ($0.isConnected, Int($0.counters.fixes)) })
-        return core.status(shell: shell, at: clock.now)
+        let status = core.status(shell: shell, at: clock.now)
+        // The uplink is the shell's alone: its object is added to the core's answer.
+        guard let uplink, status.hasSuffix("}") else { return status }
+        return String(status.dropLast()) + ",\"uplink\":" + uplink.statusJSON() + "}"
     }
 }

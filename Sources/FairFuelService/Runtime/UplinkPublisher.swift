@@ -1,0 +1,225 @@
+import FairFuelConfiguration
+import FairFuelCore
+import FairFuelEdges
+import FairFuelStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The MQTT uplink inside the service's poll loop: an `MQTTClient` fed from the loop (its socket
+/// in the poll set, no thread) publishing the store's outbox in order with QoS 1, each message
+/// marked sent only on its PUBACK, at most `publish_per_s` a second.
+///
+/// A connection that drops abandons what was in flight: publishing starts again from the oldest
+/// pending message after the next CONNACK (a consumer drops duplicates by `message_id`). A
+/// refusal or an unreadable file is logged once per kind of failure, and `statusJSON` shows it;
+/// recording never depends on the uplink.
+final class UplinkPublisher {
+    let settings: BoardProfile.Uplink
+    private let store: TripStore
+    private let logger: Logger
+    let statusTopic: String
+    private(set) var client: MQTTClient?
+    /// Why there is no client (an unreadable credentials or certificate file, no libmosquitto).
+    private(set) var setupError: String?
+    /// libmosquitto's message id → the outbox message it carries, on this connection.
+    private var inflight: [Int32: OutboxMessageID] = [:]
+    /// The newest outbox message published on this connection; the next comes after it.
+    private var lastPublished: OutboxMessageID?
+    /// The token bucket of the rate limit: messages that may go now, refilled at `publish_per_s`.
+    private var tokens: Double
+    private var tokensAtMs: Int64 = 0
+    /// The last pump found more to publish than the limit or the in-flight window let out.
+    private var backlog = false
+    /// With nothing pending, the outbox is read again only after this (or after `recordsQueued`):
+    /// a busy link wakes the loop hundreds of times a second, and the outbox changes far less often.
+    private var nextIdleReadMs: Int64 = .min
+    /// How long an outbox found empty is trusted to stay empty without a `recordsQueued`.
+    static let idleReadIntervalMs: Int64 = 1_000
+    /// The failure last logged, so that a broker down for days logs one line, not one per attempt.
+    private var loggedFailure: String?
+    private(set) var acknowledged: UInt64 = 0
+    private(set) var rejected: UInt64 = 0
+    /// Most messages awaiting their PUBACK at once.
+    static let inflightWindow = 16
+
+    init(settings: BoardProfile.Uplink, store: TripStore, logger: Logger, credentialsDirectory: String?) throws(StoreError) {
+        self.settings = settings
+        self.store = store
+        self.logger = logger
+        let vehicle = try store.vehicleUplinkID()
+        statusTopic = settings.statusTopic(vehicleID: vehicle)
+        tokens = Double(settings.publishPerSecond)
+        do throws(MQTTClientError) {
+            var credentials: MQTTCredentials?
+            if let name = settings.credentials {
+                guard let directory = credentialsDirectory, !directory.isEmpty else {
+                    throw .unreadableFile(role: "credentials file (uplink.credentials = \"\(name)\", but $CREDENTIALS_DIRECTORY is not set: systemd LoadCredential=)", path: name, errnoCode: ENOENT)
+                }
+                credentials = try MQTTCredentials.load(path: directory + "/" + name)
+            }
+            client = try MQTTClient(configuration: settings.clientConfiguration(vehicleID: vehicle, credentials: credentials))
+        } catch {
+            setupError = error.description
+            logger.error("uplink to \(settings.url) is off: \(error); trips, refuels and splits wait in the outbox")
+        }
+        client?.setHandlers(MQTTClient.Handlers(
+            connected: { [unowned self] in connected() },
+            acknowledged: { [unowned self] id, reason in acknowledged(messageID: id, reasonCode: reason) },
+            disconnected: { [unowned self] error, abandoned in disconnected(error: error, abandoned: abandoned) }))
+    }
+
+    func start(nowMs: Int64) {
+        tokensAtMs = nowMs
+        client?.start(nowMs: nowMs)
+    }
+
+    /// Publishes `offline` (the broker keeps it retained) and disconnects, so that the last will
+    /// is not needed on a clean stop.
+    func stop() {
+        guard let client else { return }
+        if client.state == .connected {
+            _ = try? client.publish(topic: statusTopic, payload: Array("offline".utf8), retained: true)
+        }
+        client.stop()
+    }
+
+    /// Records were written (a trip closed, the CLI asked for a reload after a refuel): read the outbox at the next pump.
+    func recordsQueued() { nextIdleReadMs = .min }
+
+    // MARK: Poll loop
+
+    /// The descriptor to add to the poll set, with the events to wait for.
+    var pollDescriptor: pollfd? {
+        guard let client, let descriptor = client.descriptor else { return nil }
+        return pollfd(fd: descriptor, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
+    }
+
+    /// How long the loop may sleep before `service` is due.
+    func millisecondsUntilWork(nowMs: Int64) -> Int64? {
+        guard let client, let due = client.nextServiceMs(nowMs: nowMs) else { return nil }
+        var wait = due - nowMs
+        if backlog && client.state == .connected {
+            wait = min(wait, max(1, Int64((1 - min(tokens, 1)) * 1000 / Double(settings.publishPerSecond))))
+        }
+        return max(0, wait)
+    }
+
+    /// Reads, writes and keeps the connection alive as the poll reported; publishes what is due.
+    func service(revents: Int16, nowMs: Int64) {
+        guard let client else { return }
+        let readable = revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
+        let writable = revents & Int16(POLLOUT) != 0
+        client.service(readable: readable, writable: writable, nowMs: nowMs)
+        pump(nowMs: nowMs)
+        // What pump queued goes out now rather than after the next poll.
+        if client.state == .connected && client.wantsWrite { client.service(readable: false, writable: true, nowMs: nowMs) }
+    }
+
+    /// Publishes pending outbox messages after the last one published, within the rate limit and the in-flight window.
+    private func pump(nowMs: Int64) {
+        guard let client, client.state == .connected, backlog || nowMs >= nextIdleReadMs else { return }
+        let rate = Double(settings.publishPerSecond)
+        tokens = min(rate, tokens + Double(max(0, nowMs - tokensAtMs)) * rate / 1000)
+        tokensAtMs = nowMs
+        let room = min(Int(tokens), Self.inflightWindow - inflight.count)
+        guard room > 0 else {
+            backlog = true
+            return
+        }
+        let messages: [OutboxMessage]
+        do {
+            messages = try store.pendingOutboxMessages(after: lastPublished, limit: room + 1)
+        } catch {
+            logger.warning("uplink: cannot read the outbox: \(error)")
+            return
+        }
+        backlog = messages.count > room
+        nextIdleReadMs = messages.isEmpty ? nowMs + Self.idleReadIntervalMs : .min
+        for message in messages.prefix(room) {
+            do {
+                let messageID = try client.publish(topic: message.topic, payload: message.payload, retained: message.retained)
+                inflight[messageID] = message.id
+                lastPublished = message.id
+                tokens -= 1
+            } catch {
+                logger.warning("uplink: cannot publish outbox message \(message.id): \(error)")
+                return
+            }
+        }
+    }
+
+    // MARK: Client events
+
+    private func connected() {
+        nextIdleReadMs = .min
+        inflight.removeAll()
+        lastPublished = nil
+        loggedFailure = nil
+        logger.notice("uplink connected to \(settings.url) as \(client?.configuration.clientID ?? "?")")
+        _ = try? client?.publish(topic: statusTopic, payload: Array("online".utf8), retained: true)
+    }
+
+    private func acknowledged(messageID: Int32, reasonCode: Int32) {
+        guard let outboxID = inflight.removeValue(forKey: messageID) else { return }  // the status message
+        guard reasonCode < 0x80 else {
+            rejected += 1
+            logger.warning("uplink: the broker refused outbox message \(outboxID) (reason code \(reasonCode)); it stays in the outbox")
+            return
+        }
+        acknowledged += 1
+        do {
+            try store.markOutboxMessageSent(outboxID)
+        } catch {
+            // Not marked: it goes again after the next reconnect, a duplicate with the same message_id.
+            logger.warning("uplink: cannot mark outbox message \(outboxID) sent: \(error)")
+        }
+    }
+
+    private func disconnected(error: MQTTClientError, abandoned: Int) {
+        inflight.removeAll()
+        lastPublished = nil
+        let failure = error.description
+        if failure != loggedFailure {
+            loggedFailure = failure
+            let retry = client.flatMap { if case let .waiting(at) = $0.state { at } else { nil } }
+            logger.warning("uplink to \(settings.url): \(failure)" + (abandoned > 0 ? "; \(abandoned) message(s) without PUBACK go again" : "")
+                + (retry != nil ? "; retrying with backoff" : ""))
+        }
+    }
+
+    // MARK: Status
+
+    /// `"uplink"` of `status`: the connection's state and the outbox.
+    func statusJSON() -> String {
+        var json = JSONLine()
+        json.add("url", settings.url)
+        json.add("topic", statusTopic.dropLast("/status".count).description)
+        if let setupError {
+            json.add("state", "off")
+            json.add("error", setupError)
+        } else if let client {
+            let state = switch client.state {
+            case .stopped: "stopped"
+            case .connecting: "connecting"
+            case .connected: "connected"
+            case .waiting: "waiting"
+            }
+            json.add("state", state)
+            json.add("error", client.lastError?.description)
+            json.add("connects", Int(client.counters.connects))
+            json.add("inflight", inflight.count)
+        }
+        json.add("acknowledged", Int(acknowledged))
+        json.add("rejected", Int(rejected))
+        if let statistics = try? store.outboxStatistics() {
+            json.add("pending", statistics.pendingMessages)
+            json.add("pending_bytes", statistics.pendingBytes)
+            json.add("sent", statistics.sentMessages)
+            json.add("dropped", statistics.droppedMessages)
+            json.add("dropped_bytes", statistics.droppedBytes)
+        }
+        return json.string
+    }
+}
