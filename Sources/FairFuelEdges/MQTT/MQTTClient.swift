@@ -13,6 +13,7 @@ private struct Mosquitto: @unchecked Sendable {
     typealias Handle = OpaquePointer
     typealias ConnectCallback = @convention(c) (Handle?, UnsafeMutableRawPointer?, Int32) -> Void
     typealias PublishCallback = @convention(c) (Handle?, UnsafeMutableRawPointer?, Int32, Int32, OpaquePointer?) -> Void
+    typealias LogCallback = @convention(c) (Handle?, UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void
 
     let libInit: @convention(c) () -> Int32
     let new: @convention(c) (UnsafePointer<CChar>?, Bool, UnsafeMutableRawPointer?) -> Handle?
@@ -27,6 +28,7 @@ private struct Mosquitto: @unchecked Sendable {
     ) -> Int32
     let connectCallbackSet: @convention(c) (Handle?, ConnectCallback?) -> Void
     let publishCallbackSet: @convention(c) (Handle?, PublishCallback?) -> Void
+    let logCallbackSet: @convention(c) (Handle?, LogCallback?) -> Void
     let connectAsync: @convention(c) (Handle?, UnsafePointer<CChar>?, Int32, Int32) -> Int32
     let socket: @convention(c) (Handle?) -> Int32
     let wantWrite: @convention(c) (Handle?) -> Bool
@@ -70,6 +72,7 @@ private struct Mosquitto: @unchecked Sendable {
                     ) -> Int32).self),
                 connectCallbackSet: try symbol("mosquitto_connect_callback_set", (@convention(c) (Handle?, ConnectCallback?) -> Void).self),
                 publishCallbackSet: try symbol("mosquitto_publish_v5_callback_set", (@convention(c) (Handle?, PublishCallback?) -> Void).self),
+                logCallbackSet: try symbol("mosquitto_log_callback_set", (@convention(c) (Handle?, LogCallback?) -> Void).self),
                 connectAsync: try symbol("mosquitto_connect_async", (@convention(c) (Handle?, UnsafePointer<CChar>?, Int32, Int32) -> Int32).self),
                 socket: try symbol("mosquitto_socket", (@convention(c) (Handle?) -> Int32).self),
                 wantWrite: try symbol("mosquitto_want_write", (@convention(c) (Handle?) -> Bool).self),
@@ -163,6 +166,9 @@ public final class MQTTClient {
     private var handlers: Handlers
     /// A refusal read from CONNACK, kept until libmosquitto reports the connection closed.
     private var refusal: MQTTClientError?
+    /// What libmosquitto logged about TLS during this attempt (OpenSSL's reasons): its loop
+    /// functions only return "A TLS error occurred" or errno EPROTO.
+    private var tlsReasons: [String] = []
 
     /// Checks the certificate files and makes the handle; connects only on `start`.
     public init(configuration: MQTTClientConfiguration, handlers: Handlers = Handlers()) throws(MQTTClientError) {
@@ -274,6 +280,7 @@ public final class MQTTClient {
     private func attempt(nowMs: Int64) {
         counters.attempts += 1
         refusal = nil
+        tlsReasons = []
         inflight = 0
         do throws(MQTTClientError) {
             try Self.checkReadable(configuration.tls)
@@ -321,6 +328,30 @@ public final class MQTTClient {
             guard let userData else { return }
             Unmanaged<MQTTClient>.fromOpaque(userData).takeUnretainedValue().pubackReceived(messageID: messageID, reasonCode: reasonCode)
         }
+        // Only with TLS: libmosquitto formats every line (a malloc each) once a log callback is set.
+        if configuration.tls != nil {
+            library.logCallbackSet(handle) { _, userData, level, line in
+                guard level == Int32(MOSQ_LOG_ERR), let userData, let line else { return }
+                Unmanaged<MQTTClient>.fromOpaque(userData).takeUnretainedValue().errorLogged(String(cString: line))
+            }
+        }
+    }
+
+    /// Keeps the reason of a TLS error libmosquitto logged: `OpenSSL Error[0]: error:0A000086:SSL
+    /// routines::certificate verify failed` becomes `certificate verify failed`.
+    private func errorLogged(_ line: String) {
+        guard tlsReasons.count < 4 else { return }
+        var reason = Substring(line)
+        if reason.hasPrefix("OpenSSL Error") {
+            if let colon = reason.firstIndex(of: ":") { reason = reason[reason.index(after: colon)...] }
+            if let routines = reason.firstRange(of: "::") { reason = reason[routines.upperBound...] }
+        } else if ["certificate", "key file", "TLS", "SSL"].contains(where: { reason.contains($0) }) {
+            if reason.hasPrefix("Error: ") { reason = reason.dropFirst("Error: ".count) }
+        } else {
+            return
+        }
+        let text = String(reason.drop { $0 == " " }.reversed().drop { $0 == "." }.reversed())
+        if !text.isEmpty && !tlsReasons.contains(text) { tlsReasons.append(text) }
     }
 
     private func connackReceived(code: Int32) {
@@ -360,6 +391,19 @@ public final class MQTTClient {
     }
 
     private func mapError(code: Int32, savedErrno: Int32) -> MQTTClientError {
+        // A failed handshake comes back as MOSQ_ERR_TLS, or as MOSQ_ERR_ERRNO with EPROTO or a reset
+        // (the broker's alert); what OpenSSL said is the useful part.
+        if configuration.tls != nil && code != MOSQ_ERR_SUCCESS.rawValue && state != .connected {
+            if !tlsReasons.isEmpty { return .tls(tlsReasons.joined(separator: "; ")) }
+            // TLS 1.3: a broker refuses the client certificate after the client's handshake is done;
+            // when its reset overtakes its alert, OpenSSL has nothing to say. The cause is the one the
+            // last attempt named, if it named one.
+            let reset = code == MOSQ_ERR_CONN_LOST.rawValue || (code == MOSQ_ERR_ERRNO.rawValue && [EPROTO, ECONNRESET, EPIPE].contains(savedErrno))
+            if reset {
+                if failures > 0, case let .tls(previous)? = lastError { return .tls(previous) }
+                return .tls("the broker ended the session before CONNACK (errno \(savedErrno)), as it does when it refuses the client certificate")
+            }
+        }
         switch code {
         case MOSQ_ERR_ERRNO.rawValue, MOSQ_ERR_NO_CONN.rawValue:
             if state == .connected { return .connectionLost(String(cString: strerror(savedErrno))) }

@@ -307,6 +307,39 @@ enum MQTTPump {
     }
 
     @Test(
+        "a failed handshake says what OpenSSL said: an unknown CA, an expired client certificate, a key that is not the certificate's",
+        .enabled(if: MosquittoHarness.toolsPresent && MosquittoHarness.opensslPath != nil, "\(MosquittoHarness.missingMessage), or openssl"),
+        .timeLimit(.minutes(1)))
+    func tlsFailuresAreNamed() throws {
+        let harness = try MosquittoHarness(tls: true)
+        defer { harness.shutDown() }
+        let certificates = try #require(harness.certificates)
+        let otherCA = try MosquittoHarness.makeCA(named: "other-ca", in: harness.directory)
+        let expired = try MosquittoHarness.makeClientCertificate(named: "expired", caFile: certificates.caFile, days: -1, in: harness.directory)
+        let cases: [(MQTTTLSFiles, String)] = [
+            (MQTTTLSFiles(caFile: otherCA, certFile: certificates.clientCertFile, keyFile: certificates.clientKeyFile), "certificate verify failed"),
+            (MQTTTLSFiles(caFile: certificates.caFile, certFile: expired.certFile, keyFile: expired.keyFile), "sslv3 alert certificate expired"),
+            (MQTTTLSFiles(caFile: certificates.caFile, certFile: certificates.clientCertFile, keyFile: expired.keyFile),
+             "Unable to load client key file \"\(expired.keyFile)\"; key values mismatch"),
+        ]
+        for (files, reason) in cases {
+            var configuration = Self.configuration(harness)
+            configuration.tls = files
+            let recorder = MQTTRecorder()
+            let client = try MQTTClient(configuration: configuration, handlers: recorder.handlers)
+            client.start(nowMs: MQTTPump.nowMs())
+            #expect(MQTTPump.run(client, seconds: 5) { recorder.errors.filter { $0 == .tls(reason) }.count >= 2 }, "\(recorder.errors)")
+            // A broker's reset can overtake its alert (TLS 1.3 checks the client certificate after the
+            // client's handshake): that attempt says so, and once one attempt named the cause, the next repeat it.
+            let named = try #require(recorder.errors.firstIndex(of: .tls(reason)))
+            #expect(recorder.errors[..<named].allSatisfy { $0.description.contains("ended the session before CONNACK") }, "\(recorder.errors)")
+            #expect(recorder.errors[named...].allSatisfy { $0 == .tls(reason) }, "every attempt the same: \(recorder.errors)")
+            #expect(recorder.connects == 0)
+            client.stop()
+        }
+    }
+
+    @Test(
         "the last will (retained offline) arrives when the client's process is SIGKILLed",
         .enabled(if: MosquittoHarness.toolsPresent && FileManager.default.fileExists(atPath: "/proc/self/exe"), "\(MosquittoHarness.missingMessage)"),
         .timeLimit(.minutes(1)))

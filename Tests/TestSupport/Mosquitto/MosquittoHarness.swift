@@ -32,9 +32,13 @@ public final class MosquittoHarness {
     private var subscribers: [ChildProcess] = []
 
     /// With `users`, anonymous clients are refused; with `acl`, the text of an `acl_file`; with
-    /// `tls`, the listener wants TLS and a client certificate.
+    /// `tls`, the listener wants TLS and a client certificate (with `requireCertificate` false, TLS
+    /// only; with `identityAsUsername`, the client certificate's CN is the user name).
     /// With `persistent`, the broker saves sessions and queued messages when stopped and reloads them on start.
-    public init(users: [(name: String, password: String)] = [], acl: String? = nil, tls: Bool = false, persistent: Bool = false) throws {
+    public init(
+        users: [(name: String, password: String)] = [], acl: String? = nil, tls: Bool = false, requireCertificate: Bool = true,
+        identityAsUsername: Bool = false, persistent: Bool = false
+    ) throws {
         guard Self.toolsPresent else { throw HarnessError(Self.missingMessage) }
         directory = NSTemporaryDirectory() + "fairfuel-mosquitto-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -64,8 +68,9 @@ public final class MosquittoHarness {
         if let certificates {
             lines += [
                 "cafile \(certificates.caFile)", "certfile \(certificates.serverCertFile)",
-                "keyfile \(certificates.serverKeyFile)", "require_certificate true",
+                "keyfile \(certificates.serverKeyFile)", "require_certificate \(requireCertificate)",
             ]
+            if identityAsUsername { lines.append("use_identity_as_username true") }
         }
         try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
         try start()
@@ -181,6 +186,33 @@ public final class MosquittoHarness {
         return Certificates(
             caFile: directory + "/ca.crt", serverCertFile: directory + "/server.crt", serverKeyFile: directory + "/server.key",
             clientCertFile: directory + "/client.crt", clientKeyFile: directory + "/client.key")
+    }
+
+    /// Another CA in `directory` (`NAME.crt`, `NAME.key`), which signed nothing of the harness's.
+    public static func makeCA(named name: String, in directory: String) throws -> String {
+        guard let openssl = opensslPath else { throw HarnessError("openssl is missing (scripts/install-deps.sh installs it)") }
+        try run(openssl, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", "\(name).key", "-out", "\(name).crt", "-days", "2", "-subj", "/CN=\(name)",
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        ], in: directory)
+        return directory + "/\(name).crt"
+    }
+
+    /// A client certificate `NAME.crt` and key `NAME.key` in `directory`, signed by the CA `caFile`
+    /// (its key beside it, `.key` for `.crt`), valid for `days`: `-1` makes one that expired a day ago.
+    public static func makeClientCertificate(
+        named name: String, subject: String = "/CN=test-car", caFile: String, days: Int = 2, in directory: String
+    ) throws -> (certFile: String, keyFile: String) {
+        guard let openssl = opensslPath else { throw HarnessError("openssl is missing (scripts/install-deps.sh installs it)") }
+        let caKey = String(caFile.dropLast(".crt".count)) + ".key"
+        try "extendedKeyUsage=clientAuth\n".write(toFile: directory + "/\(name).ext", atomically: true, encoding: .utf8)
+        try run(openssl, ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", "\(name).key", "-out", "\(name).csr", "-subj", subject], in: directory)
+        try run(openssl, [
+            "x509", "-req", "-in", "\(name).csr", "-CA", caFile, "-CAkey", caKey, "-set_serial", "\(Int.random(in: 1000...999_999))",
+            "-out", "\(name).crt", "-days", "\(days)", "-extfile", "\(name).ext",
+        ], in: directory)
+        return (directory + "/\(name).crt", directory + "/\(name).key")
     }
 
     static func run(_ executable: String, _ arguments: [String], in directory: String) throws {
