@@ -39,6 +39,9 @@ extension TripStore {
         fields.add("moving_s", session.movingMs / 1000)
         fields.add("stopped_utc", Self.utcText(session.stoppedUTCMs))
         fields.add("driver_left_utc", Self.utcText(session.driverLeftUTCMs))
+        // At the resolution of a USB pull, so that a hub's sums equal the pulls' to the last digit.
+        fields.add("distance_m", session.distanceMeters, decimals: 1)
+        fields.add("fuel_ml", session.fuelLiters * 1000, decimals: 1)
         switch uplink.positions {
         case .none:
             break
@@ -122,9 +125,10 @@ extension TripStore {
         }
     }
 
-    /// The envelope (`v`, `message_id`, `vehicle`, `id`, `revision`) and `fields`, queued.
+    /// The envelope (`v`, `message_id`, `vehicle`, `vehicle_name`, `id`, `revision`) and `fields`, queued.
     private func enqueueRecordMessage(_ kind: OutboxRecordTopic, recordID: Int64, fields: JSONLine, uplink: OutboxUplink) throws {
         let vehicle = try vehicleUplinkID()
+        let vehicleName = try connection.scalarText("SELECT name FROM vehicle WHERE id = 1")
         try connection.run(
             """
             INSERT INTO outbox_revisions (topic_kind, record_id, revision) VALUES (?1, ?2, 0)
@@ -142,6 +146,7 @@ extension TripStore {
             envelope.add("v", Self.uplinkPayloadVersion)
             envelope.add("message_id", messageID.rawValue)
             envelope.add("vehicle", vehicle)
+            envelope.add("vehicle_name", vehicleName)
             envelope.add("id", recordID)
             envelope.add("revision", revision)
             // The record's fields follow the envelope: `{...envelope` + `,` + `fields...}`.

@@ -34,6 +34,7 @@ struct FairFuelCommand: ParsableCommand {
             VersionCommand.self,
             PullCommand.self,
             FamilyCommand.self,
+            HubCommand.self,
             USBServeCommand.self,
         ])
 

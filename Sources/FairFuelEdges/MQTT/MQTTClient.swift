@@ -14,6 +14,7 @@ private struct Mosquitto: @unchecked Sendable {
     typealias ConnectCallback = @convention(c) (Handle?, UnsafeMutableRawPointer?, Int32) -> Void
     typealias PublishCallback = @convention(c) (Handle?, UnsafeMutableRawPointer?, Int32, Int32, OpaquePointer?) -> Void
     typealias LogCallback = @convention(c) (Handle?, UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void
+    typealias MessageCallback = @convention(c) (Handle?, UnsafeMutableRawPointer?, UnsafePointer<mosquitto_message>?) -> Void
 
     let libInit: @convention(c) () -> Int32
     let new: @convention(c) (UnsafePointer<CChar>?, Bool, UnsafeMutableRawPointer?) -> Handle?
@@ -29,6 +30,8 @@ private struct Mosquitto: @unchecked Sendable {
     let connectCallbackSet: @convention(c) (Handle?, ConnectCallback?) -> Void
     let publishCallbackSet: @convention(c) (Handle?, PublishCallback?) -> Void
     let logCallbackSet: @convention(c) (Handle?, LogCallback?) -> Void
+    let messageCallbackSet: @convention(c) (Handle?, MessageCallback?) -> Void
+    let subscribe: @convention(c) (Handle?, UnsafeMutablePointer<Int32>?, UnsafePointer<CChar>?, Int32) -> Int32
     let connectAsync: @convention(c) (Handle?, UnsafePointer<CChar>?, Int32, Int32) -> Int32
     let socket: @convention(c) (Handle?) -> Int32
     let wantWrite: @convention(c) (Handle?) -> Bool
@@ -73,6 +76,9 @@ private struct Mosquitto: @unchecked Sendable {
                 connectCallbackSet: try symbol("mosquitto_connect_callback_set", (@convention(c) (Handle?, ConnectCallback?) -> Void).self),
                 publishCallbackSet: try symbol("mosquitto_publish_v5_callback_set", (@convention(c) (Handle?, PublishCallback?) -> Void).self),
                 logCallbackSet: try symbol("mosquitto_log_callback_set", (@convention(c) (Handle?, LogCallback?) -> Void).self),
+                messageCallbackSet: try symbol("mosquitto_message_callback_set", (@convention(c) (Handle?, MessageCallback?) -> Void).self),
+                subscribe: try symbol(
+                    "mosquitto_subscribe", (@convention(c) (Handle?, UnsafeMutablePointer<Int32>?, UnsafePointer<CChar>?, Int32) -> Int32).self),
                 connectAsync: try symbol("mosquitto_connect_async", (@convention(c) (Handle?, UnsafePointer<CChar>?, Int32, Int32) -> Int32).self),
                 socket: try symbol("mosquitto_socket", (@convention(c) (Handle?) -> Int32).self),
                 wantWrite: try symbol("mosquitto_want_write", (@convention(c) (Handle?) -> Bool).self),
@@ -120,15 +126,20 @@ public final class MQTTClient {
         public var acknowledged: (_ messageID: Int32, _ reasonCode: Int32) -> Void
         /// The connection ended or an attempt failed; `abandoned` messages had no PUBACK.
         public var disconnected: (_ error: MQTTClientError, _ abandoned: Int) -> Void
+        /// A message on a subscribed topic. libmosquitto has already queued the PUBACK of a QoS 1
+        /// message when this runs: what the handler keeps, it keeps at most once across a crash.
+        public var received: (_ topic: String, _ payload: [UInt8], _ retained: Bool) -> Void
 
         public init(
             connected: @escaping () -> Void = {},
             acknowledged: @escaping (_ messageID: Int32, _ reasonCode: Int32) -> Void = { _, _ in },
-            disconnected: @escaping (_ error: MQTTClientError, _ abandoned: Int) -> Void = { _, _ in }
+            disconnected: @escaping (_ error: MQTTClientError, _ abandoned: Int) -> Void = { _, _ in },
+            received: @escaping (_ topic: String, _ payload: [UInt8], _ retained: Bool) -> Void = { _, _, _ in }
         ) {
             self.connected = connected
             self.acknowledged = acknowledged
             self.disconnected = disconnected
+            self.received = received
         }
     }
 
@@ -174,7 +185,7 @@ public final class MQTTClient {
     public init(configuration: MQTTClientConfiguration, handlers: Handlers = Handlers()) throws(MQTTClientError) {
         try Self.checkReadable(configuration.tls)
         let library = try Mosquitto.shared.get()
-        guard let handle = library.new(configuration.clientID, true, nil) else {
+        guard let handle = library.new(configuration.clientID, configuration.cleanSession, nil) else {
             throw .library(operation: "new", code: errno, message: String(cString: strerror(errno)))
         }
         self.library = library
@@ -223,7 +234,7 @@ public final class MQTTClient {
             library.disconnect(handle)
             _ = library.loopWrite(handle, 1)
         }
-        _ = library.reinitialise(handle, configuration.clientID, true, nil)
+        _ = library.reinitialise(handle, configuration.clientID, configuration.cleanSession, nil)
         inflight = 0
         state = .stopped
     }
@@ -275,6 +286,19 @@ public final class MQTTClient {
         return try result.get()
     }
 
+    // MARK: Subscribing
+
+    /// Subscribes to `filter` with QoS 1 on this connection (call it from `Handlers.connected`);
+    /// messages come through `Handlers.received`.
+    public func subscribe(_ filter: String) throws(MQTTClientError) {
+        guard state == .connected else { throw .notConnected }
+        let code = library.subscribe(handle, nil, filter, 1)
+        guard code == MOSQ_ERR_SUCCESS.rawValue else {
+            if code == MOSQ_ERR_NO_CONN.rawValue || code == MOSQ_ERR_CONN_LOST.rawValue { throw .notConnected }
+            throw libraryError("subscribe", code)
+        }
+    }
+
     // MARK: Connecting
 
     private func attempt(nowMs: Int64) {
@@ -301,7 +325,7 @@ public final class MQTTClient {
     /// A fresh handle with every option: nothing of the previous connection survives.
     private func configureHandle() throws(MQTTClientError) {
         let userData = Unmanaged.passUnretained(self).toOpaque()
-        try check("reinitialise", library.reinitialise(handle, configuration.clientID, true, userData))
+        try check("reinitialise", library.reinitialise(handle, configuration.clientID, configuration.cleanSession, userData))
         let version = configuration.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
         try check("int_option", library.intOption(handle, Int32(MOSQ_OPT_PROTOCOL_VERSION.rawValue), version))
         try check("max_inflight", library.maxInflight(handle, UInt32(max(1, configuration.maximumInflight))))
@@ -327,6 +351,13 @@ public final class MQTTClient {
         library.publishCallbackSet(handle) { _, userData, messageID, reasonCode, _ in
             guard let userData else { return }
             Unmanaged<MQTTClient>.fromOpaque(userData).takeUnretainedValue().pubackReceived(messageID: messageID, reasonCode: reasonCode)
+        }
+        library.messageCallbackSet(handle) { _, userData, message in
+            guard let userData, let message, let topic = message.pointee.topic else { return }
+            let count = Int(max(0, message.pointee.payloadlen))
+            let payload = message.pointee.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
+            Unmanaged<MQTTClient>.fromOpaque(userData).takeUnretainedValue().handlers.received(
+                String(cString: topic), payload, message.pointee.retain)
         }
         // Only with TLS: libmosquitto formats every line (a malloc each) once a log callback is set.
         if configuration.tls != nil {
@@ -379,7 +410,7 @@ public final class MQTTClient {
     private func ended(error: MQTTClientError, nowMs: Int64) {
         if state == .connected { counters.disconnects += 1 }
         // Drops the socket and every queued message: the caller resends from its outbox.
-        _ = library.reinitialise(handle, configuration.clientID, true, nil)
+        _ = library.reinitialise(handle, configuration.clientID, configuration.cleanSession, nil)
         let abandoned = inflight
         inflight = 0
         lastError = error

@@ -70,12 +70,15 @@ public struct MQTTClientConfiguration: Sendable, Equatable {
     public var lastWill: MQTTLastWill?
     /// QoS 1 messages sent and not yet acknowledged at most; further publishes wait inside libmosquitto.
     public var maximumInflight: Int
+    /// false asks the broker to keep this client id's subscriptions and its QoS 1 messages while it is away
+    /// (a hub); a car keeps its state in its outbox and connects clean.
+    public var cleanSession: Bool
 
     public init(
         host: String, port: Int, clientID: String, protocolVersion: MQTTProtocolVersion = .v311,
         keepAliveSeconds: Int = 60, backoffMinimumMs: Int64 = 1_000, backoffMaximumMs: Int64 = 300_000,
         connectTimeoutMs: Int64 = 15_000, tls: MQTTTLSFiles? = nil, credentials: MQTTCredentials? = nil,
-        lastWill: MQTTLastWill? = nil, maximumInflight: Int = 20
+        lastWill: MQTTLastWill? = nil, maximumInflight: Int = 20, cleanSession: Bool = true
     ) {
         self.host = host
         self.port = port
@@ -89,5 +92,6 @@ public struct MQTTClientConfiguration: Sendable, Equatable {
         self.credentials = credentials
         self.lastWill = lastWill
         self.maximumInflight = maximumInflight
+        self.cleanSession = cleanSession
     }
 }

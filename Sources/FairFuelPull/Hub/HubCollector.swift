@@ -1,0 +1,201 @@
+import FairFuelCore
+import FairFuelStore
+
+/// What a hub keeps of the uplink messages of many cars: each car's latest revision of every
+/// trip, refuel and split, written as that car's pull directory (`DIR/<vehicle id>/.fairfuel-pull/`),
+/// so that `fairfuel family` reads the cars as if they had been pulled over USB.
+///
+/// A message whose revision is not above the kept one (a resend, or an older correction arriving
+/// late) changes nothing; a deletion is kept as a record with `deleted` so that an older revision
+/// cannot bring the record back. Everything a car's files are made from is kept in
+/// `.fairfuel-pull/hub-records.tsv` beside them; every file is rewritten whole through a rename.
+public final class HubCollector {
+    /// What became of one message.
+    public enum Outcome: Sendable, Equatable {
+        case kept
+        /// Its revision was not above the kept one (a duplicate when equal).
+        case stale
+        /// Not a record message of a car under the prefix (status, or unreadable); the reason.
+        case ignored(String)
+    }
+
+    public struct Counters: Sendable, Equatable {
+        public var kept = 0
+        public var stale = 0
+        public var ignored = 0
+    }
+
+    struct Kept {
+        var kind: String
+        var id: Int64
+        var revision: Int64
+        var deleted: Bool
+        var payload: String
+    }
+
+    /// The marker in the hub's directory; `fairfuel family DIR` reads every car under a directory holding it.
+    public static let markerName = ".fairfuel-hub"
+    static let recordsName = "hub-records.tsv"
+
+    public let directory: String
+    public let prefix: String
+    /// The MQTT client id this directory's hub connects with, made once and kept in the marker:
+    /// the broker keeps the hub's session (subscriptions, queued messages) under it.
+    public let clientID: String
+    public private(set) var counters = Counters()
+    private var cars: [String: [String: Kept]] = [:]
+    private var dirty: Set<String> = []
+
+    /// Makes `directory` (and its marker) if needed; each car's kept records are read when its first message arrives.
+    public init(directory: String, prefix: String) throws(PullClientError) {
+        self.directory = directory
+        self.prefix = prefix
+        try PullFiles.makeDirectory(directory)
+        let marker = directory + "/" + Self.markerName
+        if let text = try PullFiles.read(marker), let line = text.split(separator: "\n").first, !line.isEmpty {
+            clientID = String(line)
+        } else {
+            var random = SystemRandomNumberGenerator()
+            let suffix = (0..<8).map { _ in String(UInt8.random(in: 0...255, using: &random), radix: 16) }
+                .map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+            clientID = "fairfuel-hub-" + suffix
+            try PullFiles.replace(marker, with: clientID + "\n")
+        }
+    }
+
+    /// The car directories under a hub directory (sorted by vehicle id), or nil when `directory` is not a hub's.
+    public static func carDirectories(in directory: String) throws(PullClientError) -> [String]? {
+        guard try PullFiles.read(directory + "/" + markerName) != nil else { return nil }
+        guard let list = try PullFiles.read(directory + "/" + markerName + "-cars") else { return [] }
+        return list.split(separator: "\n").map { directory + "/" + $0 }.sorted()
+    }
+
+    /// Takes one message from `topic` (`<prefix>/<vehicle>/<kind>`).
+    @discardableResult
+    public func receive(topic: String, payload: [UInt8]) throws(PullClientError) -> Outcome {
+        let outcome = try take(topic: topic, payload: payload)
+        switch outcome {
+        case .kept: counters.kept += 1
+        case .stale: counters.stale += 1
+        case .ignored: counters.ignored += 1
+        }
+        return outcome
+    }
+
+    private func take(topic: String, payload: [UInt8]) throws(PullClientError) -> Outcome {
+        guard topic.hasPrefix(prefix + "/") else { return .ignored("not under \(prefix)/") }
+        let levels = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == 2 else { return .ignored("not <prefix>/<vehicle>/<kind>") }
+        let vehicle = String(levels[0])
+        let kind = String(levels[1])
+        guard ["trip", "refuel", "split"].contains(kind) else { return .ignored("\(kind) is not a record topic") }
+        // The vehicle id names a directory: letters, digits, '-' and '_' only.
+        guard !vehicle.isEmpty, vehicle.count <= 64,
+              vehicle.unicodeScalars.allSatisfy({ ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" })
+        else { return .ignored("vehicle id \(vehicle) is not a plain id") }
+        let text = String(decoding: payload, as: UTF8.self)
+        guard let json = HubJSON(text), let id = json["id"]?.int, let revision = json["revision"]?.int else {
+            return .ignored("not a version 1 record message")
+        }
+        guard json["v"]?.int == 1 else { return .ignored("payload version \(json["v"]?.int.map(String.init) ?? "?")") }
+        guard json["vehicle"]?.string == nil || json["vehicle"]?.string == vehicle else { return .ignored("vehicle differs from the topic's") }
+        try load(vehicle)
+        let key = "\(kind):\(id)"
+        if let kept = cars[vehicle]?[key], revision <= kept.revision { return .stale }
+        cars[vehicle, default: [:]][key] = Kept(kind: kind, id: id, revision: revision, deleted: json["deleted"]?.bool == true, payload: text)
+        dirty.insert(vehicle)
+        return .kept
+    }
+
+    /// Writes every car that changed since the last flush.
+    public func flush() throws(PullClientError) {
+        let carsListPath = directory + "/" + Self.markerName + "-cars"
+        let listed = Set((try PullFiles.read(carsListPath) ?? "").split(separator: "\n").map(String.init))
+        for vehicle in dirty.sorted() {
+            try write(vehicle)
+        }
+        let all = listed.union(dirty)
+        if all != listed { try PullFiles.replace(carsListPath, with: all.sorted().map { $0 + "\n" }.joined()) }
+        dirty = []
+    }
+
+    private func state(_ vehicle: String) -> String { directory + "/" + vehicle + "/" + PullDownload.stateDirectoryName }
+
+    private func load(_ vehicle: String) throws(PullClientError) {
+        guard cars[vehicle] == nil else { return }
+        var records: [String: Kept] = [:]
+        for f in PulledRecords.lines(try PullFiles.read(state(vehicle) + "/" + Self.recordsName)) where f.count >= 5 {
+            guard let id = Int64(f[1]), let revision = Int64(f[2]) else { throw .badRecord(kind: "hub record", line: f.joined(separator: " ")) }
+            records["\(f[0]):\(id)"] = Kept(kind: f[0], id: id, revision: revision, deleted: f[3] == "1", payload: f[4])
+        }
+        cars[vehicle] = records
+    }
+
+    private func write(_ vehicle: String) throws(PullClientError) {
+        let records = (cars[vehicle] ?? [:]).values.sorted { ($0.kind, $0.id) < ($1.kind, $1.id) }
+        try PullFiles.makeDirectory(directory + "/" + vehicle)
+        try PullFiles.makeDirectory(state(vehicle))
+        var kept = ""
+        for r in records { kept += PullRecordLine.encode([r.kind, String(r.id), String(r.revision), r.deleted ? "1" : "0", r.payload]) }
+
+        let live = records.filter { !$0.deleted }.compactMap { r in HubJSON(r.payload).map { (r, $0) } }
+        let removedRefuels = Set(records.filter { $0.kind == "refuel" && $0.deleted }.map(\.id))
+        // The newest message's vehicle name and the newest bill's currency describe the car.
+        let newest = live.max { ($0.1["message_id"]?.int ?? 0) < ($1.1["message_id"]?.int ?? 0) }
+        let name = live.filter { $0.1["vehicle_name"]?.string != nil }.max { ($0.1["message_id"]?.int ?? 0) < ($1.1["message_id"]?.int ?? 0) }?
+            .1["vehicle_name"]?.string ?? newest?.1["vehicle"]?.string ?? vehicle
+        let currency = live.filter { $0.0.kind != "trip" && $0.1["currency"]?.string != nil }
+            .max { ($0.1["message_id"]?.int ?? 0) < ($1.1["message_id"]?.int ?? 0) }?.1["currency"]?.string ?? "EUR"
+        let digits = VehicleProfile.minorDigits(ofCurrency: currency) ?? 2
+
+        // Drivers get this car's own ids, one per name and uuid, in the order they first appear.
+        var driverIDs: [String: Int64] = [:]
+        var drivers = ""
+        func driverID(_ name: String?, _ uuid: String?) -> String {
+            guard let name else { return "" }
+            let key = name + "\u{1F}" + (uuid?.lowercased() ?? "")
+            if let id = driverIDs[key] { return String(id) }
+            let id = Int64(driverIDs.count + 1)
+            driverIDs[key] = id
+            drivers += PullRecordLine.encode([String(id), name, uuid?.lowercased() ?? ""])
+            return String(id)
+        }
+        func ms(_ value: HubJSON?) -> String {
+            guard let text = value?.string, let instant = try? ISO8601.parse(text) else { return "" }
+            return String(instant.millisecondsSinceEpoch)
+        }
+
+        var trips = ""
+        for (r, j) in live where r.kind == "trip" {
+            let driver = j["driver"]?.string
+            let meters = j["distance_m"]?.double ?? (j["distance_km"]?.double ?? 0) * 1000
+            let liters = j["fuel_ml"]?.double.map { $0 / 1000 } ?? j["fuel_l"]?.double ?? 0
+            trips += PullRecordLine.encode([
+                String(r.id), driverID(driver, j["driver_uuid"]?.string), driver ?? "", ms(j["start_utc"]), ms(j["end_utc"]),
+                j["end_reason"]?.string ?? "", JSONLine.formatFixed(meters, decimals: 1), String((j["duration_s"]?.int ?? 0) * 1000),
+                String((j["moving_s"]?.int ?? 0) * 1000), String((j["idle_s"]?.int ?? 0) * 1000),
+                JSONLine.formatFixed((j["max_speed_kmh"]?.double ?? 0) / 3.6, decimals: 2), String(j["harsh_accel"]?.int ?? 0),
+                String(j["harsh_brake"]?.int ?? 0), JSONLine.formatFixed(liters, decimals: 4), ms(j["stopped_utc"]), ms(j["driver_left_utc"]),
+            ])
+        }
+        var splits = ""
+        for (r, j) in live where r.kind == "split" && !removedRefuels.contains(r.id) {
+            for share in j["shares"]?.array ?? [] {
+                let before = share["before_tracking"]?.bool == true
+                let driver = share["driver"]?.string
+                splits += PullRecordLine.encode([
+                    String(r.id), ms(j["at_utc"]), JSONLine.formatFixed(j["liters"]?.double ?? 0, decimals: 3), String(j["cost_cents"]?.int ?? 0),
+                    j["full"]?.bool == true ? "1" : "0", before ? "" : driverID(driver, share["driver_uuid"]?.string), driver ?? "",
+                    JSONLine.formatFixed(share["fuel_l"]?.double ?? 0, decimals: 3), String(share["cost_cents"]?.int ?? 0),
+                    j["currency"]?.string ?? "", before ? "1" : "0",
+                ])
+            }
+        }
+        let stateDirectory = state(vehicle)
+        try PullFiles.replace(stateDirectory + "/" + Self.recordsName, with: kept)
+        try PullFiles.replace(stateDirectory + "/vehicle.tsv", with: PullRecordLine.encode([name, currency, String(digits), "metric", "", vehicle]))
+        try PullFiles.replace(stateDirectory + "/drivers.tsv", with: drivers)
+        try PullFiles.replace(stateDirectory + "/trips.tsv", with: trips)
+        try PullFiles.replace(stateDirectory + "/splits.tsv", with: splits)
+    }
+}

@@ -1,0 +1,83 @@
+import FairFuelCore
+
+/// A JSON value as an uplink message holds it: objects, arrays, strings, and numbers, booleans
+/// and null kept as their text (a number is read by the field that wants it, at its own type).
+indirect enum HubJSON: Equatable {
+    case object([String: HubJSON])
+    case array([HubJSON])
+    case string(String)
+    /// A number, `true`, `false` or `null`, as written.
+    case literal(String)
+
+    /// Nil when `text` is not one JSON value.
+    init?(_ text: String) {
+        var scalars = Substring(text).unicodeScalars
+        guard let value = Self.read(&scalars) else { return nil }
+        Self.skipSpace(&scalars)
+        guard scalars.isEmpty else { return nil }
+        self = value
+    }
+
+    subscript(key: String) -> HubJSON? {
+        if case let .object(fields) = self, let value = fields[key], value != .literal("null") { return value }
+        return nil
+    }
+
+    var string: String? { if case let .string(text) = self { text } else { nil } }
+    var int: Int64? { if case let .literal(text) = self { Int64(text) } else { nil } }
+    var double: Double? { if case let .literal(text) = self { Double(text) } else { nil } }
+    var bool: Bool? { if case let .literal(text) = self { text == "true" ? true : text == "false" ? false : nil } else { nil } }
+    var array: [HubJSON] { if case let .array(items) = self { items } else { [] } }
+
+    private static func skipSpace(_ scalars: inout Substring.UnicodeScalarView) {
+        while let c = scalars.first, c == " " || c == "\n" || c == "\r" || c == "\t" { scalars.removeFirst() }
+    }
+
+    private static func read(_ scalars: inout Substring.UnicodeScalarView) -> HubJSON? {
+        skipSpace(&scalars)
+        guard let first = scalars.first else { return nil }
+        switch first {
+        case "{":
+            scalars.removeFirst()
+            var fields: [String: HubJSON] = [:]
+            skipSpace(&scalars)
+            if scalars.first == "}" { scalars.removeFirst(); return .object(fields) }
+            while true {
+                skipSpace(&scalars)
+                guard let key = JSONLine.readQuoted(&scalars) else { return nil }
+                skipSpace(&scalars)
+                guard scalars.first == ":" else { return nil }
+                scalars.removeFirst()
+                guard let value = read(&scalars) else { return nil }
+                fields[key] = value
+                skipSpace(&scalars)
+                guard let next = scalars.popFirst() else { return nil }
+                if next == "}" { return .object(fields) }
+                guard next == "," else { return nil }
+            }
+        case "[":
+            scalars.removeFirst()
+            var items: [HubJSON] = []
+            skipSpace(&scalars)
+            if scalars.first == "]" { scalars.removeFirst(); return .array(items) }
+            while true {
+                guard let value = read(&scalars) else { return nil }
+                items.append(value)
+                skipSpace(&scalars)
+                guard let next = scalars.popFirst() else { return nil }
+                if next == "]" { return .array(items) }
+                guard next == "," else { return nil }
+            }
+        case "\"":
+            return JSONLine.readQuoted(&scalars).map(HubJSON.string)
+        default:
+            var text = ""
+            while let c = scalars.first, c != ",", c != "}", c != "]", c != " ", c != "\n", c != "\r", c != "\t" {
+                text.unicodeScalars.append(c)
+                scalars.removeFirst()
+            }
+            guard !text.isEmpty, text == "true" || text == "false" || text == "null" || Double(text) != nil else { return nil }
+            return .literal(text)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import FairFuelConfiguration
+import FairFuelEdges
+import FairFuelPull
+import Synchronization
+
+private let hubInterrupted = Atomic<Bool>(false)
+
+struct HubCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hub",
+        abstract: "Collect the cars' uplink messages from an MQTT broker into pull directories for `fairfuel family`.",
+        discussion: """
+            Subscribes with QoS 1 to <prefix>/+/trip, refuel, split and status, in a persistent session
+            (the client id is made once and kept in DIR/.fairfuel-hub), so messages published while the
+            hub is away wait in the broker. Each car's latest revision of every record is written to
+            DIR/<vehicle id>/ as a USB pull would be; `fairfuel family DIR` reads them all. A resend
+            (same revision) changes nothing, a correction replaces, a deletion removes.
+            """)
+
+    @Option(help: "The broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT].")
+    var url: String
+    @Option(help: "The cars' topic prefix.")
+    var prefix = "fairfuel"
+    @Option(help: "Where the cars' pull directories are kept.")
+    var dir = "fairfuel-hub"
+    @Option(name: .customLong("until-idle"), help: "Stop after this many seconds without a message (default: run until SIGTERM).")
+    var untilIdle: Double?
+    @Option(name: .customLong("client-id"), help: "The MQTT client id (default: the one kept in DIR/.fairfuel-hub).")
+    var clientID: String?
+    @Option(name: .customLong("ca-file"), help: "The CA certificate for mqtts://.")
+    var caFile: String?
+    @Option(help: "A file of two lines, user name and password, that only its owner may read.")
+    var credentials: String?
+
+    func validate() throws {
+        if let problem = UplinkEndpoint.problem(with: url) { throw ValidationError("--url \(url): \(problem)") }
+        if let untilIdle, !(untilIdle > 0 && untilIdle <= 86_400) { throw ValidationError("--until-idle must be 0 < SECONDS <= 86400") }
+        guard !prefix.isEmpty, !prefix.contains("+"), !prefix.contains("#"), !prefix.split(separator: "/", omittingEmptySubsequences: false).contains("")
+        else { throw ValidationError("--prefix \(prefix): topic levels without +, # or an empty level") }
+        if let endpoint = UplinkEndpoint.parse(url), endpoint.tls, caFile == nil { throw ValidationError("mqtts:// needs --ca-file") }
+    }
+
+    static func nowMs() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000 + Int64(time.tv_nsec) / 1_000_000
+    }
+
+    func run() throws {
+        let endpoint = UplinkEndpoint.parse(url)!
+        let collector: HubCollector
+        do { collector = try HubCollector(directory: dir, prefix: prefix) } catch { throw UserFacingError("hub: \(error)") }
+        var configuration = MQTTClientConfiguration(
+            host: endpoint.host, port: endpoint.port, clientID: clientID ?? collector.clientID, keepAliveSeconds: 30,
+            backoffMinimumMs: 500, backoffMaximumMs: 30_000, connectTimeoutMs: 10_000,
+            tls: endpoint.tls ? caFile.map { MQTTTLSFiles(caFile: $0) } : nil, cleanSession: false)
+        let client: MQTTClient
+        do {
+            if let credentials { configuration.credentials = try MQTTCredentials.load(path: credentials) }
+            client = try MQTTClient(configuration: configuration)
+        } catch {
+            throw UserFacingError("hub: \(error)")
+        }
+        var lastMessageMs = Self.nowMs()
+        var failure: PullClientError?
+        var reported: String?
+        client.setHandlers(MQTTClient.Handlers(
+            connected: {
+                printError("hub: connected to \(url) as \(configuration.clientID)")
+                for kind in ["trip", "refuel", "split", "status"] {
+                    do { try client.subscribe("\(prefix)/+/\(kind)") } catch { printError("hub: cannot subscribe: \(error)") }
+                }
+            },
+            disconnected: { error, _ in
+                if reported != error.description { printError("hub: \(url): \(error); retrying with backoff") }
+                reported = error.description
+            },
+            received: { topic, payload, _ in
+                lastMessageMs = Self.nowMs()
+                guard failure == nil else { return }
+                do throws(PullClientError) {
+                    if case let .ignored(reason) = try collector.receive(topic: topic, payload: payload), !topic.hasSuffix("/status") {
+                        printError("hub: ignored a message on \(topic): \(reason)")
+                    }
+                } catch {
+                    failure = error
+                }
+            }))
+        catchStopSignals { _ in hubInterrupted.store(true, ordering: .relaxed) }
+        client.start(nowMs: Self.nowMs())
+        while !hubInterrupted.load(ordering: .relaxed), failure == nil {
+            let now = Self.nowMs()
+            if let untilIdle, now - lastMessageMs >= Int64(untilIdle * 1_000) { break }
+            var timeout = max(0, (client.nextServiceMs(nowMs: now) ?? now + 1_000) - now)
+            if let untilIdle { timeout = min(timeout, max(0, lastMessageMs + Int64(untilIdle * 1_000) - now)) }
+            var readable = false
+            var writable = false
+            if let descriptor = client.descriptor {
+                var request = pollfd(fd: descriptor, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
+                if poll(&request, 1, Int32(clamping: min(timeout, 1_000))) > 0 {
+                    readable = request.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
+                    writable = request.revents & Int16(POLLOUT) != 0
+                }
+            } else {
+                _ = poll(nil, 0, Int32(clamping: min(timeout, 1_000)))
+            }
+            client.service(readable: readable, writable: writable, nowMs: Self.nowMs())
+            do throws(PullClientError) { try collector.flush() } catch { failure = error }
+        }
+        let connected = client.counters.connects > 0
+        client.stop()
+        if let failure { throw UserFacingError("hub: \(failure)") }
+        let c = collector.counters
+        print("hub: \(c.kept) record message(s) kept, \(c.stale) duplicate or older, \(c.ignored) ignored; cars in \(dir)")
+        if !connected { throw UserFacingError("hub: never connected to \(url): \(client.lastError.map { "\($0)" } ?? "no answer")") }
+    }
+}
+
+private func printError(_ line: String) { StandardErrorLog.write(Array((line + "\n").utf8)) }
