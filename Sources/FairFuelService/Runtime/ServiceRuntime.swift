@@ -241,7 +241,16 @@ public final class ServiceRuntime {
             write(wire)
         case let .record(output):
             recorder.record(output)
-            if case .sessionEnded = output { uplink?.recordsQueued() }
+            switch output {
+            case let .sessionStarted(driver, _):
+                uplink?.driverChanged(core.directory.name(of: driver) ?? "driver \(driver.rawValue)")
+            case .sessionEnded:
+                uplink?.recordsQueued()
+                uplink?.driverChanged(nil)
+                uplink?.figuresChanged()
+            default:
+                break
+            }
         case .retryStoreWrites:
             if recorder.isBehind { recorder.flush() }
         case let .enforceRetention(nowUTCMs):
@@ -261,6 +270,7 @@ public final class ServiceRuntime {
             uplink?.recordsQueued()
             recorder.update(directory: core.directory)
             recorder.fuelScale = core.vehicle.fuelScale
+            uplink?.figuresChanged()
         }
     }
 
