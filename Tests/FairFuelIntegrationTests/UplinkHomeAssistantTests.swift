@@ -119,6 +119,26 @@ extension IntegrationTests {
         }
 
         @Test(.timeLimit(.minutes(1)))
+        func anEmptyPrefixPublishesNoDiscovery() throws {
+            let harness = try MosquittoHarness()
+            defer { harness.shutDown() }
+            try IntegrationTests.withRig("two-drivers.scenario") { rig in
+                let board = try UplinkServiceTests.writeBoard(rig, port: harness.port, extra: "homeassistant_prefix = \"\"\n")
+                let everything = try harness.subscribe(topic: "#", count: 1_000, seconds: 20)
+                let run = try rig.startRun(extra: ["--board", board])
+                try rig.waitUntil("the uplink connects", seconds: 20) { UplinkServiceTests.uplink(rig)?["state"] as? String == "connected" }
+                let vehicle = try rig.openStore().vehicleUplinkID()
+                try rig.waitUntil("online is retained", seconds: 10) { everything.log.contains("fairfuel/\(vehicle)/status online") }
+                // A refuel makes the service reload and publish its figures, were discovery on.
+                try UplinkServiceTests.addRefuels(rig, board: board, count: 1)
+                try rig.waitUntil("the refuel is sent", seconds: 10) { (UplinkServiceTests.uplink(rig)?["sent"] as? Int ?? 0) >= 2 }
+                run.send(SIGTERM)
+                #expect(run.wait(seconds: 5) == .exited(0))
+                #expect(!everything.log.contains("homeassistant/"), "\(everything.log)")
+            }
+        }
+
+        @Test(.timeLimit(.minutes(1)))
         func withTrackPositionsTheCarIsADeviceTracker() throws {
             let harness = try MosquittoHarness()
             defer { harness.shutDown() }

@@ -204,7 +204,8 @@ final class UplinkPublisher {
     /// A session started (`driver` its driver's name) or ended (nil): the current-driver state.
     func driverChanged(_ driver: String?) {
         currentDriver = driver
-        guard let homeAssistant else { return }
+        // Not connected: the next CONNACK publishes it with the rest.
+        guard let homeAssistant, client?.state == .connected else { return }
         publish(homeAssistant.driverState(driver))
     }
 
