@@ -28,6 +28,8 @@ extension BoardProfile {
         public var outboxMaxBytes: Int64 = 4_194_304
         /// Which positions leave the car; none by default.
         public var positions: UplinkPositions = .none
+        /// Home Assistant's MQTT discovery prefix; empty: no discovery messages.
+        public var homeAssistantPrefix = "homeassistant"
 
         public init(url: String) { self.url = url }
 
@@ -131,6 +133,7 @@ extension BoardProfile.Uplink {
                 .integer("outbox_max_messages", \.outboxMaxMessages, 10...10_000_000, "messages"),
                 .integer("outbox_max_bytes", \.outboxMaxBytes, 65_536...(1 << 34), "bytes"),
                 .choice("positions", \.positions),
+                .string("homeassistant_prefix", \.homeAssistantPrefix, .discoveryPrefix),
             ]),
     ])
 

@@ -15,6 +15,8 @@ enum ProfileStringRule: Sendable {
     case mqttClientID
     /// An MQTT topic prefix: levels of printable ASCII without `+`, `#` or spaces, no empty level.
     case topicPrefix
+    /// Home Assistant's discovery prefix: a topic prefix, or empty for none.
+    case discoveryPrefix
     /// A systemd credential name: a file name in `$CREDENTIALS_DIRECTORY`, no `/`.
     case credentialName
 
@@ -59,6 +61,9 @@ enum ProfileStringRule: Sendable {
             let valid = !bytes.isEmpty && bytes.count <= 128 && levels.allSatisfy { !$0.isEmpty }
                 && all { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "#") }
             return valid ? nil : "it must be topic levels like fairfuel or home/cars: no +, #, spaces or empty level"
+        case .discoveryPrefix:
+            guard !text.isEmpty, let problem = ProfileStringRule.topicPrefix.problem(with: text) else { return nil }
+            return problem + " (or empty: no Home Assistant discovery)"
         case .credentialName:
             let valid = !bytes.isEmpty && bytes.count <= 255 && text != "." && text != ".."
                 && all { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }

@@ -122,6 +122,9 @@ public final class ServiceRuntime {
             uplink = try UplinkPublisher(
                 settings: settings, store: store, logger: logger, credentialsDirectory: options.credentialsDirectory)
         }
+        uplink?.receiverUTCMs = { [unowned self] in
+            core.ingest.monitor.utc.utc(core.linkTime(at: clock.now))?.millisecondsSinceEpoch
+        }
         if let resumable {
             let name = directory.name(of: resumable.trip.driver) ?? "driver \(resumable.trip.driver.rawValue)"
             logger.notice(resumable.trip.isOpen
@@ -241,7 +244,16 @@ public final class ServiceRuntime {
             write(wire)
         case let .record(output):
             recorder.record(output)
-            if case .sessionEnded = output { uplink?.recordsQueued() }
+            switch output {
+            case let .sessionStarted(driver, _):
+                uplink?.driverChanged(core.directory.name(of: driver) ?? "driver \(driver.rawValue)")
+            case .sessionEnded:
+                uplink?.recordsQueued()
+                uplink?.driverChanged(nil)
+                uplink?.figuresChanged()
+            default:
+                break
+            }
         case .retryStoreWrites:
             if recorder.isBehind { recorder.flush() }
         case let .enforceRetention(nowUTCMs):
@@ -261,6 +273,7 @@ public final class ServiceRuntime {
             uplink?.recordsQueued()
             recorder.update(directory: core.directory)
             recorder.fuelScale = core.vehicle.fuelScale
+            uplink?.figuresChanged()
         }
     }
 

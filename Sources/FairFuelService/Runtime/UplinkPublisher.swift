@@ -1,5 +1,6 @@
 import FairFuelConfiguration
 import FairFuelCore
+import FairFuelDomain
 import FairFuelEdges
 import FairFuelStore
 
@@ -43,6 +44,15 @@ final class UplinkPublisher {
     private(set) var rejected: UInt64 = 0
     /// Most messages awaiting their PUBACK at once.
     static let inflightWindow = 16
+    /// Home Assistant's discovery; nil when `homeassistant_prefix` is empty.
+    let homeAssistant: HomeAssistantDiscovery?
+    /// The driver of the open session, by name; nil: none.
+    private var currentDriver: String?
+    /// The drivers whose sensors were announced on this connection (a removed one's configs are cleared).
+    private var announcedDrivers: [DriverDirectory.Driver] = []
+    /// UTC now as GNSS gave it (the service's domain time), nil until a fix dated it; "this month"
+    /// comes from it, and from the host's clock (maybe wrong without an RTC) only before.
+    var receiverUTCMs: () -> Int64? = { nil }
 
     init(settings: BoardProfile.Uplink, store: TripStore, logger: Logger, credentialsDirectory: String?) throws(StoreError) {
         self.settings = settings
@@ -50,6 +60,7 @@ final class UplinkPublisher {
         self.logger = logger
         let vehicle = try store.vehicleUplinkID()
         statusTopic = settings.statusTopic(vehicleID: vehicle)
+        homeAssistant = settings.homeAssistantPrefix.isEmpty ? nil : HomeAssistantDiscovery(settings: settings, vehicleID: vehicle)
         tokens = Double(settings.publishPerSecond)
         do throws(MQTTClientError) {
             var credentials: MQTTCredentials?
@@ -159,6 +170,8 @@ final class UplinkPublisher {
         loggedFailure = nil
         logger.notice("uplink connected to \(settings.url) as \(client?.configuration.clientID ?? "?")")
         _ = try? client?.publish(topic: statusTopic, payload: Array("online".utf8), retained: true)
+        announcedDrivers = []
+        publishHomeAssistant()
     }
 
     private func acknowledged(messageID: Int32, reasonCode: Int32) {
@@ -187,6 +200,89 @@ final class UplinkPublisher {
             logger.warning("uplink to \(settings.url): \(failure)" + (abandoned > 0 ? "; \(abandoned) message(s) without PUBACK go again" : "")
                 + (retry != nil ? "; retrying with backoff" : ""))
         }
+    }
+
+    // MARK: Home Assistant
+
+    /// A session started (`driver` its driver's name) or ended (nil): the current-driver state.
+    func driverChanged(_ driver: String?) {
+        currentDriver = driver
+        // Not connected: the next CONNACK publishes it with the rest.
+        guard let homeAssistant, client?.state == .connected else { return }
+        publish(homeAssistant.driverState(driver))
+    }
+
+    /// A trip finished, a refuel or a correction was entered, drivers were provisioned: the
+    /// configs (when the drivers changed) and the month and position states again.
+    func figuresChanged() { publishHomeAssistant() }
+
+    /// Configs for drivers not yet announced on this connection, then every state.
+    private func publishHomeAssistant() {
+        guard let homeAssistant, let client, client.state == .connected else { return }
+        do {
+            let vehicle = try store.vehicle()
+            let drivers = try store.directory().drivers
+            if drivers != announcedDrivers {
+                let gone = announcedDrivers.filter { old in !drivers.contains { $0.id == old.id } }
+                for message in homeAssistant.removals(of: gone) + homeAssistant.configs(vehicle: vehicle, drivers: drivers) {
+                    publish(message)
+                }
+                announcedDrivers = drivers
+            }
+            publish(homeAssistant.driverState(currentDriver))
+            let month = CalendarMonth(utcMs: receiverUTCMs() ?? Self.wallClockUTCMs())
+            for figures in try monthFigures(month, drivers: drivers, vehicle: vehicle) {
+                publish(homeAssistant.monthState(figures, month: month, vehicle: vehicle))
+            }
+            if settings.positions != .none, let position = try lastPosition() {
+                publish(homeAssistant.positionState(latitude: position.latitude, longitude: position.longitude))
+            }
+        } catch {
+            logger.warning("uplink: cannot read the store for Home Assistant: \(error)")
+        }
+    }
+
+    /// What `fairfuel summary --month` shows per driver: the estimated fuel of the trips that
+    /// started in `month`, and their shares of the bills of its refuels in the vehicle's currency.
+    private func monthFigures(_ month: CalendarMonth, drivers: [DriverDirectory.Driver], vehicle: VehicleProfile) throws(StoreError)
+        -> [HomeAssistantDiscovery.DriverMonth]
+    {
+        let sessions = try store.sessions(sinceUTCMs: month.startUTCMs, untilUTCMs: month.endUTCMs)
+        let shares = try store.splits().filter { split in
+            month.contains(utcMs: split.refuel.atUTCMs) && (split.refuel.currency ?? vehicle.currency) == vehicle.currency
+        }.flatMap(\.shares).filter { !$0.beforeTracking }
+        return drivers.map { driver in
+            HomeAssistantDiscovery.DriverMonth(
+                driver: driver,
+                fuelLiters: sessions.filter { $0.driver == driver.id }.reduce(0) { $0 + $1.fuelLiters },
+                costMinorUnits: shares.filter { $0.driver == driver.id }.reduce(Int64(0)) { $0 + $1.cost.value })
+        }
+    }
+
+    /// The last position the store keeps of the latest session that has one (positions inside sessions only).
+    private func lastPosition() throws(StoreError) -> StoredTripPoint? {
+        for session in try store.sessions().reversed().prefix(Self.sessionsSearchedForAPosition) {
+            if let point = try store.tripPoints(session: session.id).last { return point }
+        }
+        return nil
+    }
+
+    /// Sessions looked at, latest first, for a last position (a car without GNSS has none).
+    static let sessionsSearchedForAPosition = 8
+
+    /// A retained QoS 1 message outside the outbox: it is built again from the store on every connect.
+    private func publish(_ message: HomeAssistantDiscovery.Message) {
+        do {
+            _ = try client?.publish(topic: message.topic, payload: Array(message.payload.utf8), retained: true)
+        } catch {
+            logger.warning("uplink: cannot publish \(message.topic): \(error)")
+        }
+    }
+
+    private static func wallClockUTCMs() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     // MARK: Status

@@ -25,6 +25,7 @@ struct BoardProfileUplinkTests {
         #expect(uplink.clientID == "")
         #expect(uplink.topicPrefix == "fairfuel")
         #expect(uplink.positions == .none)
+        #expect(uplink.homeAssistantPrefix == "homeassistant")
         #expect(uplink.protocolVersion == .v311)
         #expect(uplink.keepaliveSeconds == 60)
         #expect(uplink.caFile == nil && uplink.credentials == nil)
@@ -48,6 +49,7 @@ struct BoardProfileUplinkTests {
             outbox_max_messages = 100
             outbox_max_bytes = 1048576
             positions = "summary"
+            homeassistant_prefix = "ha/discovery"
 
             """)
         let uplink = try #require(profile.uplink)
@@ -56,7 +58,7 @@ struct BoardProfileUplinkTests {
         #expect(uplink.certFile == "/etc/fairfuel/car.crt" && uplink.keyFile == "/etc/fairfuel/car.key")
         #expect(uplink.credentials == "mqtt" && uplink.protocolVersion == .v5 && uplink.keepaliveSeconds == 30)
         #expect(uplink.publishPerSecond == 20 && uplink.outboxMaxMessages == 100 && uplink.outboxMaxBytes == 1_048_576)
-        #expect(uplink.positions == .summary)
+        #expect(uplink.positions == .summary && uplink.homeAssistantPrefix == "ha/discovery")
         try profile.validate()
         #expect(try BoardProfile.load(text: profile.tomlText) == profile)
         #expect(BoardProfile.keys(of: "uplink").first == "url")
@@ -78,10 +80,18 @@ struct BoardProfileUplinkTests {
         ("url = \"mqtts://b\"\nca_file = \"/ca\"\ncert_file = \"/c\"\n", "line 7: uplink.cert_file = \"/c\" is not allowed: cert_file and key_file go together"),
         ("url = \"mqtt://b\"\nbackoff_min_ms = 5000\nbackoff_max_ms = 1000\n", "line 7: uplink.backoff_max_ms = 1000 is not allowed: it must be at least uplink.backoff_min_ms (5000)"),
         ("client_id = \"golf\"\n", "missing key 'url' in [uplink]: it has no default, so the profile must set it"),
-        ("url = \"mqtt://b\"\npassword = \"x\"\n", "line 6: unknown key 'password' in [uplink]; the keys of [uplink] are url, client_id, topic_prefix, ca_file, cert_file, key_file, credentials, keepalive_s, protocol, backoff_min_ms, backoff_max_ms, publish_per_s, outbox_max_messages, outbox_max_bytes, positions"),
+        ("url = \"mqtt://b\"\npassword = \"x\"\n", "line 6: unknown key 'password' in [uplink]; the keys of [uplink] are url, client_id, topic_prefix, ca_file, cert_file, key_file, credentials, keepalive_s, protocol, backoff_min_ms, backoff_max_ms, publish_per_s, outbox_max_messages, outbox_max_bytes, positions, homeassistant_prefix"),
+        ("url = \"mqtt://b\"\nhomeassistant_prefix = \"home assistant\"\n", "line 6: uplink.homeassistant_prefix = \"home assistant\" is not allowed: it must be topic levels like fairfuel or home/cars: no +, #, spaces or empty level (or empty: no Home Assistant discovery)"),
     ])
     func badValues(uplink: String, message: String) throws {
         #expect(try error(uplink).description == message)
+    }
+
+    @Test("an empty homeassistant_prefix turns discovery off, and is rendered back")
+    func discoveryOff() throws {
+        let profile = try load("url = \"mqtt://b\"\nhomeassistant_prefix = \"\"\n")
+        #expect(profile.uplink?.homeAssistantPrefix == "")
+        #expect(try BoardProfile.load(text: profile.tomlText) == profile)
     }
 
     @Test("[uplink] must be a table")

@@ -206,6 +206,43 @@ enum MQTTPump {
     }
 
     @Test(
+        "the ACL of docs/mqtt.md: a car writes Home Assistant discovery under its own id only; the hub reads and writes nothing",
+        .enabled(if: MosquittoHarness.toolsPresent, "\(MosquittoHarness.missingMessage)"), .timeLimit(.minutes(1)))
+    func documentedACLKeepsDiscoveryUnderEachCarsID() throws {
+        let harness = try MosquittoHarness(
+            users: [("fairfuel-hub", "hub pass"), ("car-a", "car a pass"), ("car-b", "car b pass"), ("homeassistant", "ha pass")],
+            acl: try Self.documentedACL())
+        defer { harness.shutDown() }
+        // Home Assistant's user reads the discovery topics.
+        let watcher = try harness.subscribe(topic: "homeassistant/#", count: 1, seconds: 3, user: ("homeassistant", "ha pass"))
+        func publishes(_ user: String, _ password: String, _ topics: [String]) throws -> [Int32] {
+            let recorder = MQTTRecorder()
+            let client = try MQTTClient(
+                configuration: Self.configuration(
+                    harness, version: .v5, id: user + "-ha", credentials: MQTTCredentials(username: user, password: password)),
+                handlers: recorder.handlers)
+            defer { client.stop() }
+            client.start(nowMs: MQTTPump.nowMs())
+            #expect(MQTTPump.run(client, seconds: 5) { client.state == .connected }, "\(client.lastError as Any)")
+            var ids: [Int32] = []
+            for topic in topics { ids.append(try client.publish(topic: topic, payload: Array("{}".utf8), retained: true)) }
+            #expect(MQTTPump.run(client, seconds: 5) { recorder.acknowledged.count == topics.count })
+            return ids.map { id in
+                recorder.events.compactMap { if case let .acknowledged(messageID, reason) = $0, messageID == id { reason } else { nil } }.first ?? -1
+            }
+        }
+        let car = try publishes("car-a", "car a pass", [
+            "homeassistant/sensor/car-b/driver/config", "homeassistant/sensor/car-a/driver/config",
+            "homeassistant/device_tracker/car-a/position/config",
+        ])
+        #expect(car == [0x87, 0, 0], "another car's discovery refused, its own accepted")
+        let hub = try publishes("fairfuel-hub", "hub pass", ["fairfuel/car-a/status", "homeassistant/sensor/car-a/driver/config"])
+        #expect(hub == [0x87, 0x87], "the hub writes nothing")
+        let lines = harness.lines(of: watcher, seconds: 5).filter { $0.hasPrefix("homeassistant/") }
+        #expect(lines == ["homeassistant/sensor/car-a/driver/config {}"], "\(harness.logs)")
+    }
+
+    @Test(
         "nothing listening is unreachable; a missing certificate is refused before any attempt",
         .enabled(if: MosquittoHarness.toolsPresent, "\(MosquittoHarness.missingMessage)"), .timeLimit(.minutes(1)))
     func unreachableAndUnreadable() throws {
