@@ -122,9 +122,6 @@ public final class ServiceRuntime {
             uplink = try UplinkPublisher(
                 settings: settings, store: store, logger: logger, credentialsDirectory: options.credentialsDirectory)
         }
-        uplink?.receiverUTCMs = { [unowned self] in
-            core.ingest.monitor.utc.utc(core.linkTime(at: clock.now))?.millisecondsSinceEpoch
-        }
         if let resumable {
             let name = directory.name(of: resumable.trip.driver) ?? "driver \(resumable.trip.driver.rawValue)"
             logger.notice(resumable.trip.isOpen

@@ -50,9 +50,6 @@ final class UplinkPublisher {
     private var currentDriver: String?
     /// The drivers whose sensors were announced on this connection (a removed one's configs are cleared).
     private var announcedDrivers: [DriverDirectory.Driver] = []
-    /// UTC now as GNSS gave it (the service's domain time), nil until a fix dated it; "this month"
-    /// comes from it, and from the host's clock (maybe wrong without an RTC) only before.
-    var receiverUTCMs: () -> Int64? = { nil }
 
     init(settings: BoardProfile.Uplink, store: TripStore, logger: Logger, credentialsDirectory: String?) throws(StoreError) {
         self.settings = settings
@@ -230,7 +227,7 @@ final class UplinkPublisher {
                 announcedDrivers = drivers
             }
             publish(homeAssistant.driverState(currentDriver))
-            let month = CalendarMonth(utcMs: receiverUTCMs() ?? Self.wallClockUTCMs())
+            let month = CalendarMonth(utcMs: Self.wallClockUTCMs())
             for figures in try monthFigures(month, drivers: drivers, vehicle: vehicle) {
                 publish(homeAssistant.monthState(figures, month: month, vehicle: vehicle))
             }
