@@ -107,11 +107,7 @@ public enum ISO8601 {
 
     /// `08:00:01.000`.
     public static func appendTime(_ time: UTCTimeOfDay, to text: inout String) {
-        appendDigits(time.hour, width: 2, to: &text)
-        text += ":"
-        appendDigits(time.minute, width: 2, to: &text)
-        text += ":"
-        appendDigits(time.second, width: 2, to: &text)
+        appendTimeToSecond(time, to: &text)
         text += "."
         appendDigits(time.millisecond, width: 3, to: &text)
     }
