@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CMosquitto
+import FairFuelCore
 
 /// libmosquitto's functions, loaded with dlopen on the first client rather than linked.
 ///
@@ -375,8 +376,8 @@ public final class MQTTClient {
         var reason = Substring(line)
         if reason.hasPrefix("OpenSSL Error") {
             if let colon = reason.firstIndex(of: ":") { reason = reason[reason.index(after: colon)...] }
-            if let routines = reason.firstRange(of: "::") { reason = reason[routines.upperBound...] }
-        } else if ["certificate", "key file", "TLS", "SSL"].contains(where: { reason.contains($0) }) {
+            if let routines = reason.firstRange(ofText: "::") { reason = reason[routines.upperBound...] }
+        } else if ["certificate", "key file", "TLS", "SSL"].contains(where: { reason.containsText($0) }) {
             if reason.hasPrefix("Error: ") { reason = reason.dropFirst("Error: ".count) }
         } else {
             return
