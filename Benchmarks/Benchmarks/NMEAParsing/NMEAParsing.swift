@@ -4,7 +4,10 @@
 // so mallocs per sentence = mallocCountTotal / "sentences" (target: 0).
 // The packet lexer runs over the logs' raw bytes (text logs and the mixed-binary
 // ones with UBX), fed in 4 KiB reads as from a serial port: bytes/s and mallocs
-// (target: 0 per byte and per packet).
+// (target: 0 per byte and per packet); once more over the text logs alone, the
+// byte stream of the very sentences parsed above.
+// scripts/bench-nmea-vs-minmea.sh runs the parse and text-lexer benchmarks
+// interleaved with minmea over the same sentences.
 // Run: cd Benchmarks && swift package --scratch-path .build-nmea benchmark --target NMEAParsing
 import Benchmark
 import FairFuelParsers
@@ -99,6 +102,8 @@ let sentencesPerSecond = BenchmarkMetric.custom("sentences/s", polarity: .prefer
 let sentencesPerIteration = BenchmarkMetric.custom("sentences", polarity: .prefersLarger, useScalingFactor: false)
 let bytesPerSecond = BenchmarkMetric.custom("bytes/s", polarity: .prefersLarger, useScalingFactor: false)
 let packetsPerIteration = BenchmarkMetric.custom("packets", polarity: .prefersLarger, useScalingFactor: false)
+/// Sentences that decoded to a typed result (the rest are counted and skipped).
+let decodedPerIteration = BenchmarkMetric.custom("decoded", polarity: .prefersLarger, useScalingFactor: false)
 
 func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
@@ -108,7 +113,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         // No metric that reads /proc inside the measured region, so that the
         // malloc count is the parser's own.
-        metrics: [.wallClock, .throughput, .mallocCountTotal, sentencesPerSecond, sentencesPerIteration],
+        metrics: [.wallClock, .throughput, .mallocCountTotal, sentencesPerSecond, sentencesPerIteration, decodedPerIteration],
         warmupIterations: 3,
         maxDuration: .seconds(5),
         maxIterations: 200)
@@ -130,6 +135,7 @@ let benchmarks: @Sendable () -> Void = {
         precondition(decoder.stats.sentences == corpus.sentences.count && decoder.stats.isConsistent)
         benchmark.measurement(sentencesPerSecond, Int(Double(corpus.sentences.count) / seconds(elapsed)))
         benchmark.measurement(sentencesPerIteration, corpus.sentences.count)
+        benchmark.measurement(decodedPerIteration, decoder.stats.decoded)
     }
 
     Benchmark("Sentences to fixes (parse and assemble epochs)") { benchmark in
@@ -175,37 +181,23 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(sentencesPerIteration, decoder.stats.sentences)
     }
 
+    let lexerMetrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, bytesPerSecond, packetsPerIteration]
     Benchmark(
         "Lexer: raw log bytes to packets (NMEA, UBX, comments), 4 KiB reads",
-        configuration: .init(metrics: [.wallClock, .mallocCountTotal, bytesPerSecond, packetsPerIteration])
+        configuration: .init(metrics: lexerMetrics)
     ) { benchmark in
         let corpus = Corpus.shared
-        var lexer = GNSSPacketLexer()
-        var packets = 0
-        var kinds = 0
-        let clock = ContinuousClock()
-        let bytes = corpus.rawMixed.span
-        benchmark.startMeasurement()
-        let start = clock.now
-        var offset = 0
-        while offset < bytes.count {
-            let end = min(bytes.count, offset + 4096)
-            while offset < end {
-                offset += lexer.feed(bytes.extracting(offset..<end))
-                while let packet = lexer.next() {
-                    packets &+= 1
-                    kinds &+= Int(packet.kind.rawValue)
-                }
-            }
-        }
-        lexer.markEnd()
-        while lexer.next() != nil { packets &+= 1 }
-        let elapsed = clock.now - start
-        benchmark.stopMeasurement()
-        blackHole(kinds)
-        precondition(lexer.stats.isConsistent && lexer.stats.bytes == bytes.count && lexer.stats.ubx > 1000)
-        benchmark.measurement(bytesPerSecond, Int(Double(bytes.count) / seconds(elapsed)))
-        benchmark.measurement(packetsPerIteration, packets)
+        let lexer = lex(corpus.rawMixed.span, benchmark)
+        precondition(lexer.stats.ubx > 1000)
+    }
+
+    Benchmark(
+        "Lexer: text log bytes to packets (the parsed sentences' stream), 4 KiB reads",
+        configuration: .init(metrics: lexerMetrics)
+    ) { benchmark in
+        let corpus = Corpus.shared
+        let lexer = lex(corpus.raw.span, benchmark)
+        precondition(lexer.stats.nmea >= corpus.sentences.count / 2)
     }
 
     Benchmark("Raw text bytes to fixes (lex, parse, assemble), 4 KiB reads") { benchmark in
@@ -292,4 +284,34 @@ let benchmarks: @Sendable () -> Void = {
         precondition(frames.stats.isConsistent && frames.stats.sentences == count)
         blackHole(fixes)
     }
+}
+
+/// Feeds `bytes` to a fresh lexer in 4 KiB reads inside the measured region and records bytes/s and packets.
+func lex(_ bytes: Span<UInt8>, _ benchmark: Benchmark) -> GNSSPacketLexer {
+    var lexer = GNSSPacketLexer()
+    var packets = 0
+    var kinds = 0
+    let clock = ContinuousClock()
+    benchmark.startMeasurement()
+    let start = clock.now
+    var offset = 0
+    while offset < bytes.count {
+        let end = min(bytes.count, offset + 4096)
+        while offset < end {
+            offset += lexer.feed(bytes.extracting(offset..<end))
+            while let packet = lexer.next() {
+                packets &+= 1
+                kinds &+= Int(packet.kind.rawValue)
+            }
+        }
+    }
+    lexer.markEnd()
+    while lexer.next() != nil { packets &+= 1 }
+    let elapsed = clock.now - start
+    benchmark.stopMeasurement()
+    blackHole(kinds)
+    precondition(lexer.stats.isConsistent && lexer.stats.bytes == bytes.count)
+    benchmark.measurement(bytesPerSecond, Int(Double(bytes.count) / seconds(elapsed)))
+    benchmark.measurement(packetsPerIteration, packets)
+    return lexer
 }
