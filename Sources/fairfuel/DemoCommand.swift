@@ -5,10 +5,6 @@ import FairFuelService
 import FairFuelSimulation
 import FairFuelStore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `fairfuel demo`: the virtual MCU and the service on a pseudo-terminal, a family's trips and split.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,7 +41,7 @@ struct DemoCommand: ParsableCommand {
 
     func run() throws {
         let path = scenario ?? Self.defaultScenario
-        guard access(path, R_OK) == 0 else {
+        guard FileOperations.isReadable(path) else {
             throw UserFacingError(scenario == nil
                 ? "no \(path) here: run the demo from the repository's root, or pass --scenario FILE"
                 : "cannot read the scenario \(path)")
@@ -73,7 +69,7 @@ struct DemoCommand: ParsableCommand {
         if !quiet {
             print("demo: '\(plan.scenario.title)', \(plan.trips.count) trips and \(plan.refuels.count) refuels planned, "
                 + "at \(Int(speed))x (\(Int(idleSpeed))x while parked); store in \(directory.path)")
-            fflush(nil)
+            try? StandardStreams.flush()
         }
         let report: DemoReport
         do {
@@ -81,7 +77,7 @@ struct DemoCommand: ParsableCommand {
                 guard !quiet else { return }
                 let driving = progress.sessionsStarted - progress.sessionsEnded
                 print("[\(progress.localTime)] \(progress.sessionsEnded) trip(s) so far" + (driving > 0 ? ", one under way" : ""))
-                fflush(nil)
+                try? StandardStreams.flush()
             }
         } catch {
             throw UserFacingError("demo failed: \(error)")
@@ -94,13 +90,13 @@ struct DemoCommand: ParsableCommand {
                 + "\(report.mcuReboots) MCU reboot(s) seen")
             print("")
             print("Trips (fairfuel trips):")
-            fflush(nil)
+            try? StandardStreams.flush()
         }
         try TripsCommand.List.parse(["--db", report.storePath]).run()
         if !quiet {
             print("")
             print("Split of each refuel (fairfuel split):")
-            fflush(nil)
+            try? StandardStreams.flush()
         }
         try SplitCommand.parse(["--db", report.storePath]).run()
         try correctAForgottenTap(plan: plan, storePath: report.storePath)
@@ -108,7 +104,7 @@ struct DemoCommand: ParsableCommand {
             print("")
             print("The store is kept: fairfuel trips --db \(report.storePath)")
         }
-        fflush(nil)
+        try? StandardStreams.flush()
     }
 
     /// One correction as the family makes it: the untracked driving of a trip whose driver forgot
@@ -124,7 +120,7 @@ struct DemoCommand: ParsableCommand {
             let list = pieces.joined(separator: ",")
             print("")
             print("A correction: \(driver) forgot to tap on \(plan.localText(trip.startMs)) (fairfuel trips assign \(list) \(driver)):")
-            fflush(nil)
+            try? StandardStreams.flush()
             try TripsCommand.Assign.parse([list, driver, "--db", storePath]).run()
             return
         }

@@ -1,8 +1,5 @@
 import ArgumentParser
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import FairFuelEdges
 
 /// `fairfuel`: the dongle's single executable.
 @main
@@ -41,7 +38,7 @@ struct FairFuelCommand: ParsableCommand {
     /// Files are never world-readable, whatever started the process (systemd sets the same umask);
     /// a command that fails removes a store it created (ArgumentParser's `main`, plus that).
     static func main() {
-        _ = umask(0o027)
+        FileCreationMask.set(0o027)
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -1,8 +1,5 @@
+import FairFuelEdges
 import FairFuelSQLite
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The store a command created at a new path, removed when the command fails so that a
 /// mistyped `--db` or a refused argument leaves nothing behind.
@@ -15,7 +12,7 @@ enum FreshStore {
     static func removeAfterFailure() {
         guard let path else { return }
         let files = SQLiteDatabaseFiles(path: path)
-        for file in [files.walPath, files.sharedMemoryPath, files.reservePath, path + "-journal", path] { unlink(file) }
+        for file in [files.walPath, files.sharedMemoryPath, files.reservePath, path + "-journal", path] { FileOperations.remove(file) }
         Self.path = nil
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import FairFuelConfiguration
 import FairFuelEdges
@@ -44,14 +41,9 @@ struct HubCommand: ParsableCommand {
         if let endpoint = UplinkEndpoint.parse(url), endpoint.tls, caFile == nil { throw ValidationError("mqtts:// needs --ca-file") }
     }
 
-    static func nowMs() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000 + Int64(time.tv_nsec) / 1_000_000
-    }
-
     func run() throws {
         let endpoint = UplinkEndpoint.parse(url)!
+        let clock = MonotonicClock()
         let collector: HubCollector
         do { collector = try HubCollector(directory: dir, prefix: prefix) } catch { throw UserFacingError("hub: \(error)") }
         var configuration = MQTTClientConfiguration(
@@ -65,7 +57,7 @@ struct HubCommand: ParsableCommand {
         } catch {
             throw UserFacingError("hub: \(error)")
         }
-        var lastMessageMs = Self.nowMs()
+        var lastMessageMs = clock.now.value
         var failure: PullClientError?
         var reported: String?
         client.setHandlers(MQTTClient.Handlers(
@@ -80,7 +72,7 @@ struct HubCommand: ParsableCommand {
                 reported = error.description
             },
             received: { topic, payload, _ in
-                lastMessageMs = Self.nowMs()
+                lastMessageMs = clock.now.value
                 guard failure == nil else { return }
                 do throws(PullClientError) {
                     if case let .ignored(reason) = try collector.receive(topic: topic, payload: payload), !topic.hasSuffix("/status") {
@@ -90,25 +82,15 @@ struct HubCommand: ParsableCommand {
                     failure = error
                 }
             }))
-        catchStopSignals { _ in hubInterrupted.store(true, ordering: .relaxed) }
-        client.start(nowMs: Self.nowMs())
+        try catchStopSignals { _ in hubInterrupted.store(true, ordering: .relaxed) }
+        client.start(nowMs: clock.now.value)
         while !hubInterrupted.load(ordering: .relaxed), failure == nil {
-            let now = Self.nowMs()
+            let now = clock.now.value
             if let untilIdle, now - lastMessageMs >= Int64(untilIdle * 1_000) { break }
             var timeout = max(0, (client.nextServiceMs(nowMs: now) ?? now + 1_000) - now)
             if let untilIdle { timeout = min(timeout, max(0, lastMessageMs + Int64(untilIdle * 1_000) - now)) }
-            var readable = false
-            var writable = false
-            if let descriptor = client.descriptor {
-                var request = pollfd(fd: descriptor, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
-                if poll(&request, 1, Int32(clamping: min(timeout, 1_000))) > 0 {
-                    readable = request.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
-                    writable = request.revents & Int16(POLLOUT) != 0
-                }
-            } else {
-                _ = poll(nil, 0, Int32(clamping: min(timeout, 1_000)))
-            }
-            client.service(readable: readable, writable: writable, nowMs: Self.nowMs())
+            let ready = client.waitForReadiness(timeoutMs: Int32(clamping: min(timeout, 1_000)))
+            client.service(readable: ready.readable, writable: ready.writable, nowMs: clock.now.value)
             do throws(PullClientError) { try collector.flush() } catch { failure = error }
         }
         let connected = client.counters.connects > 0

@@ -5,10 +5,6 @@ import FairFuelEdges
 import FairFuelLink
 import FairFuelService
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `fairfuel mcu`: the MCU's identity, and handing it to its vendor's flashing tool.
 struct MCUCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -78,7 +74,7 @@ struct MCUCommand: ParsableCommand {
         func run() throws {
             if !yes {
                 print("The MCU will reset into its bootloader: trips are not recorded until it is flashed or reset. Continue? [y/N] ", terminator: "")
-                fflush(nil)
+                try? StandardStreams.flush()
                 let reply = readLine()?.lowercased() ?? ""
                 guard reply == "y" || reply == "yes" else {
                     print("not sent")

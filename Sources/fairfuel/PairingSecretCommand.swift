@@ -1,10 +1,7 @@
 import ArgumentParser
+import FairFuelEdges
 import FairFuelPull
 import FairFuelStore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `fairfuel provision pairing-secret`: the secret a laptop needs for `fairfuel pull`.
 struct PairingSecretCommand: ParsableCommand {
@@ -29,10 +26,10 @@ struct PairingSecretCommand: ParsableCommand {
             return
         }
         let secret = PairingSecret.generate()
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
+        // To the whole second, as the secret's date has always been stored.
+        let createdUTCMs = WallClock.utcMilliseconds() / 1_000 * 1_000
         do {
-            try db.setPairingSecret(hex: secret.hex, createdUTCMs: Int64(now.tv_sec) * 1_000)
+            try db.setPairingSecret(hex: secret.hex, createdUTCMs: createdUTCMs)
         } catch {
             throw UserFacingError("cannot store the pairing secret: \(error)")
         }

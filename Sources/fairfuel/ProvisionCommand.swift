@@ -7,10 +7,6 @@ import FairFuelPull
 import FairFuelService
 import FairFuelStore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 struct ProvisionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "provision",
@@ -263,7 +259,7 @@ func requireDriver(_ name: String, store: StoreOptions) throws -> String {
 /// A prompt the technician sees before the command waits.
 func prompt(_ text: String) {
     print(text)
-    fflush(nil)
+    try? StandardStreams.flush()
 }
 
 extension ControlOptions {
@@ -303,32 +299,26 @@ extension String {
 
 /// A whole (small) text file, without Foundation.
 func readTextFile(_ path: String) throws -> String {
-    guard let file = fopen(path, "rb") else { throw UserFacingError("cannot open \(path): \(String(cString: strerror(errno)))") }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count > 0 { bytes += buffer[0..<count] }
-        if count < buffer.count { break }
-        if bytes.count > 4 << 20 { throw UserFacingError("\(path) is larger than 4 MB: not a provisioning bundle") }
+    let limit = 4 << 20
+    // One byte past the limit tells a file of exactly 4 MB from a larger one.
+    switch TextFileReader.readAll(path: path, maximumBytes: limit + 1) {
+    case let .success(bytes):
+        if bytes.count > limit { throw UserFacingError("\(path) is larger than 4 MB: not a provisioning bundle") }
+        return String(decoding: bytes, as: UTF8.self)
+    case let .failure(error):
+        throw UserFacingError(error.description)
     }
-    return String(decoding: bytes, as: UTF8.self)
 }
 
 /// Writes `text` to `path` through a temporary file and a rename, so a failure never leaves half a file.
 func writeTextFile(_ path: String, _ text: String) throws {
     let temporary = path + ".tmp"
-    // Owner only: a bundle names the family's tags and beacons.
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard descriptor >= 0, let file = fdopen(descriptor, "wb") else {
-        throw UserFacingError("cannot write \(path): \(String(cString: strerror(errno)))")
-    }
-    let bytes = Array(text.utf8)
-    let written = fwrite(bytes, 1, bytes.count, file)
-    let closed = fclose(file)
-    guard written == bytes.count, closed == 0, rename(temporary, path) == 0 else {
-        unlink(temporary)
-        throw UserFacingError("cannot write \(path): \(String(cString: strerror(errno)))")
+    do {
+        // Owner only (`writeWhole`): a bundle names the family's tags and beacons.
+        try FileOperations.writeWhole(temporary, bytes: Array(text.utf8))
+        try FileOperations.rename(temporary, to: path)
+    } catch {
+        FileOperations.remove(temporary)
+        throw UserFacingError("cannot write \(path): \(error.reason)")
     }
 }

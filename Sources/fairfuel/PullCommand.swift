@@ -4,10 +4,6 @@ import FairFuelEdges
 import FairFuelPull
 import FairFuelService
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 struct PullCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pull",
@@ -45,7 +41,7 @@ struct PullCommand: ParsableCommand {
         if let since {
             do { sinceMs = try ISO8601.rangeBound(since, endOfDay: false) } catch { throw ValidationError("--since: \(error)") }
         }
-        let interactive = isatty(2) == 1
+        let interactive = StandardStreams.isTerminal(2)
         do {
             let client = try PullClient(portPath: port, baud: baud)
             client.answerTimeoutMs = answerTimeoutMs

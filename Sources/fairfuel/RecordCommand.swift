@@ -3,10 +3,6 @@ import FairFuelEdges
 import FairFuelSimulation
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Set by SIGINT/SIGTERM; the recorder polls it.
 private let recordInterrupted = Atomic<Bool>(false)
 
@@ -45,8 +41,7 @@ struct RecordCommand: ParsableCommand {
         let connection: SerialConnection
         do {
             connection = try SerialOpener.open(path: port, baud: baud) { line in
-                let text = Array((line + "\n").utf8)
-                _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+                StandardErrorLog.write(Array((line + "\n").utf8))
             }
         } catch {
             throw UserFacingError(error.description)
@@ -54,7 +49,7 @@ struct RecordCommand: ParsableCommand {
         defer { connection.close() }
         let writer: CaptureFileWriter
         do { writer = try CaptureFileWriter(path: out) } catch { throw UserFacingError(error.description) }
-        catchStopSignals { _ in recordInterrupted.store(true, ordering: .relaxed) }
+        try catchStopSignals { _ in recordInterrupted.store(true, ordering: .relaxed) }
         let options = CaptureRecorder.Options(
             seconds: seconds, sendHelloRequest: hello, comment: "recorded from \(port) at \(baud) baud by fairfuel record")
         let summary: CaptureRecorder.Summary

@@ -1,12 +1,9 @@
 import ArgumentParser
 import FairFuelCore
+import FairFuelEdges
 import FairFuelReports
 import FairFuelService
 import FairFuelStore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct RefuelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -64,7 +61,7 @@ struct RefuelCommand: ParsableCommand {
             if let at {
                 do { timestamp = try ISO8601.parse(at).millisecondsSinceEpoch } catch { throw ValidationError("--at: \(error)") }
             } else {
-                timestamp = wallClockUTCMs()
+                timestamp = WallClock.utcMilliseconds()
             }
             let db = try store.open()
             let vehicle = try db.vehicle()
@@ -79,7 +76,7 @@ struct RefuelCommand: ParsableCommand {
             let odometer = odometerKilometers ?? odometerMiles.map { $0 * DisplayUnits.metersPerMile / 1000 }
             let input = RefuelInput(
                 atUTCMs: timestamp, liters: volume, cost: amount, fullTank: !partial, odometerKilometers: odometer,
-                fuelType: fuel, station: station, note: note, currency: vehicle.currency, enteredUTCMs: wallClockUTCMs())
+                fuelType: fuel, station: station, note: note, currency: vehicle.currency, enteredUTCMs: WallClock.utcMilliseconds())
             do {
                 let (id, change) = try db.addRefuelShowingChange(input, force: force)
                 print("refuel \(id): \(units.volumeText(liters: volume)) for \(units.moneyWithCurrency(amount)), "
@@ -243,17 +240,10 @@ struct RefuelCommand: ParsableCommand {
                 guard !chosen.isEmpty else { throw UserFacingError("no refuel in \(period)") }
             }
             let settled: [Int64]
-            do { settled = try db.settleRefuels(chosen, atUTCMs: wallClockUTCMs()) } catch { throw UserFacingError("\(error)") }
+            do { settled = try db.settleRefuels(chosen, atUTCMs: WallClock.utcMilliseconds()) } catch { throw UserFacingError("\(error)") }
             let already = chosen.filter { !settled.contains($0) }
             if !settled.isEmpty { print("settled: refuel(s) \(settled.map(String.init).joined(separator: ", ")); they never change again") }
             if !already.isEmpty { print("already settled: \(already.map(String.init).joined(separator: ", "))") }
         }
     }
-}
-
-/// Now, from the system clock: only the CLI reads it, for "a refuel now" and when it was entered.
-func wallClockUTCMs() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
 }

@@ -4,10 +4,6 @@ import FairFuelService
 import FairFuelSimulation
 import FairFuelStore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -46,9 +42,10 @@ struct ReplayCommand: ParsableCommand {
         // Every file must be there before the store changes: a typo in the third name
         // must not leave the first two replayed.
         for capture in captures where capture != CaptureReading.standardInput {
-            var status = stat()
-            guard stat(capture, &status) == 0 else {
-                throw UserFacingError("cannot read capture \(capture): \(String(cString: strerror(errno)))")
+            do {
+                _ = try FileOperations.kind(of: capture)
+            } catch {
+                throw UserFacingError("cannot read capture \(capture): \(error.reason)")
             }
         }
         let db = try store.open()
@@ -69,7 +66,7 @@ struct ReplayCommand: ParsableCommand {
                 print("progress\(snapshot.isFinal ? "-end" : "") sim_h=\(Self.hours(snapshot.captureMs)) cpu_s=\(usage.cpuSecondsText) "
                     + "rss_kib=\(usage.residentKiB.map(String.init) ?? "?") frames=\(snapshot.frames) "
                     + "sessions_started=\(snapshot.sessionsStarted) sessions_ended=\(snapshot.sessionsEnded) points=\(snapshot.pointsWritten)")
-                fflush(nil)
+                try? StandardStreams.flush()
             }
         }
         do {

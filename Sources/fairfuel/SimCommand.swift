@@ -1,11 +1,8 @@
 import ArgumentParser
 import FairFuelCore
+import FairFuelEdges
 import FairFuelSimulation
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Set by SIGINT/SIGTERM; the virtual MCU's run loop polls it.
 private let simInterrupted = Atomic<Bool>(false)
@@ -80,11 +77,11 @@ struct SimCommand: ParsableCommand {
         if !quiet {
             options.onEvent = { event in
                 print("[\(plan.localText(event.simMs))] \(event)")
-                fflush(nil)
+                try? StandardStreams.flush()
             }
         }
         // Before the link exists, so that a signal never leaves it behind.
-        catchStopSignals { _ in simInterrupted.store(true, ordering: .relaxed) }
+        try catchStopSignals { _ in simInterrupted.store(true, ordering: .relaxed) }
         let mcu: VirtualMCU
         let path: String
         do {
@@ -95,7 +92,7 @@ struct SimCommand: ParsableCommand {
         }
         print("virtual MCU '\(parsed.title)' on \(mcu.devicePath ?? path)")
         print("open \(path)" + (options.waitForHost ? " (simulated time starts when it is opened)" : ""))
-        fflush(nil)
+        try? StandardStreams.flush()
         let limit: VirtualMCURunLimit = seconds.map { .simulatedMs(Int64($0 * 1000)) } ?? .scenarioEnd
         let report: VirtualMCUReport
         do {

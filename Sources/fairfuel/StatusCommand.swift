@@ -10,7 +10,7 @@ struct ControlOptions: ParsableArguments {
     var socketPath: String?
 
     var resolvedPath: String {
-        socketPath ?? environment("FAIRFUEL_CONTROL").flatMap { $0.isEmpty ? nil : $0 } ?? BoardProfile.piZero2W.control.socketPath
+        socketPath ?? ProcessEnvironment.value("FAIRFUEL_CONTROL").flatMap { $0.isEmpty ? nil : $0 } ?? BoardProfile.piZero2W.control.socketPath
     }
 
     /// The service's answer, or a clear error when it is not running.

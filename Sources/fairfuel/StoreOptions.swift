@@ -1,12 +1,9 @@
 import ArgumentParser
 import FairFuelConfiguration
+import FairFuelEdges
 import FairFuelService
 import FairFuelSQLite
 import FairFuelStore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `--db PATH` for every command that touches the store.
 struct StoreOptions: ParsableArguments {
@@ -15,7 +12,7 @@ struct StoreOptions: ParsableArguments {
 
     var resolvedPath: String {
         if let path { return path }
-        if let fromEnvironment = environment("FAIRFUEL_DB"), !fromEnvironment.isEmpty { return fromEnvironment }
+        if let fromEnvironment = ProcessEnvironment.value("FAIRFUEL_DB"), !fromEnvironment.isEmpty { return fromEnvironment }
         return BoardProfile.piZero2W.store.path
     }
 
@@ -23,7 +20,7 @@ struct StoreOptions: ParsableArguments {
     /// path is removed again if the command then fails (`FreshStore`): a failing command creates nothing.
     func open() throws -> TripStore {
         do {
-            let isNew = access(resolvedPath, F_OK) != 0
+            let isNew = !FileOperations.exists(resolvedPath)
             let store = try TripStore(path: resolvedPath)
             if isNew { FreshStore.created(resolvedPath) }
             store.uplink = try uplinkOfBoard()?.outbox
@@ -40,7 +37,7 @@ struct StoreOptions: ParsableArguments {
     /// in the same transaction, as the service's own records do.
     func uplinkOfBoard() throws -> BoardProfile.Uplink? {
         do {
-            return try ServiceDaemon.loadBoard(path: environment("FAIRFUEL_BOARD").flatMap { $0.isEmpty ? nil : $0 }).uplink
+            return try ServiceDaemon.loadBoard(path: ProcessEnvironment.value("FAIRFUEL_BOARD").flatMap { $0.isEmpty ? nil : $0 }).uplink
         } catch {
             throw UserFacingError("cannot read the board profile for its [uplink]: \(error)")
         }

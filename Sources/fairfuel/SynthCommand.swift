@@ -2,10 +2,6 @@ import ArgumentParser
 import FairFuelEdges
 import FairFuelSimulation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 struct SynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "synth-capture",
@@ -111,8 +107,7 @@ struct SynthCommand: ParsableCommand {
         var summary = "soak traffic: \(hours) h, \(s.tripsDriven) trips, driving_h=\(Self.fixed(drivingHours)), frames=\(s.frames), "
         summary += "bytes=\(s.bytes), nmea=\(s.nmeaSentences), adverts=\(s.advertisements), heartbeats=\(s.heartbeats), taps=\(s.taps)\n"
         // Standard error: standard output may be the capture itself.
-        var bytes = Array(summary.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        StandardErrorLog.write(Array(summary.utf8))
     }
 
     /// Three decimals, without Foundation's formatting.

@@ -16,6 +16,8 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let db = directory + "/fairfuel.db"
         // The loosest umask a parent could hand down; the children inherit it.
+        ProcessUmask.lock.lock()
+        defer { ProcessUmask.lock.unlock() }
         let previous = umask(0)
         defer { umask(previous) }
         func run(_ arguments: [String]) throws {

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// Whole-file operations without Foundation, for callers above the edges (pull, reports on disk):
-/// a directory, a file written whole, a rename, a durable append, a removal.
+/// Whole-file operations without Foundation, for callers above the edges (pull, reports on disk, the CLI):
+/// a directory (a unique one too), a file written whole, a rename, a durable append, a removal, what a path is.
 public enum FileOperations {
     /// Creates the directory `path`; one that exists already is fine.
     public static func makeDirectory(_ path: String, mode: UInt32 = 0o755) throws(FileError) {
@@ -49,6 +49,52 @@ public enum FileOperations {
     /// Removes `path`; false when it could not (it did not exist, for one).
     @discardableResult
     public static func remove(_ path: String) -> Bool { unlink(path) == 0 }
+
+    /// Creates a new directory named `prefix` plus six random characters, readable by its owner
+    /// only (mkdtemp(3)); its path.
+    public static func makeUniqueDirectory(prefix: String) throws(FileError) -> String {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw FileError(path: prefix + "XXXXXX", operation: "create a unique directory", errnoCode: errno)
+        }
+        return String(cString: made)
+    }
+
+    /// The names in the directory `path`, without `.` and `..`, in no particular order.
+    public static func directoryEntries(_ path: String) throws(FileError) -> [String] {
+        guard let stream = opendir(path) else { throw FileError(path: path, operation: "open the directory", errnoCode: errno) }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Removes the directory `path`, which must be empty.
+    public static func removeDirectory(_ path: String) throws(FileError) {
+        guard rmdir(path) == 0 else { throw FileError(path: path, operation: "remove the directory", errnoCode: errno) }
+    }
+
+    /// What `path` is, following symbolic links (stat(2)).
+    public static func kind(of path: String) throws(FileError) -> FileKind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FileError(path: path, operation: "stat", errnoCode: errno) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regularFile
+        case S_IFDIR: return .directory
+        default: return .other
+        }
+    }
+
+    /// Whether `path` exists (access(2) with F_OK); false too when a directory on the way cannot be searched.
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Whether this process may read `path` (access(2) with R_OK, by the real user id).
+    public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
 
     private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String, operation: String) throws(FileError) {
         var offset = 0

@@ -7,10 +7,6 @@ import FairFuelService
 import FairFuelSimulation
 import FairFuelStore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `fairfuel demo`: the virtual MCU and the service, in one process, on a pseudo-terminal,
 /// with a throw-away store; the scenario's refuels are entered as the family would.
 public final class DemoRun {
