@@ -294,6 +294,9 @@ extension TripStore {
         }
     }
 
+    /// Sessions that started at or before a window's start and are read in case they drive into it.
+    static let sessionsStartedBeforeAWindow = 4
+
     /// Each session's fuel as a running total over UTC time.
     ///
     /// Only a session with a refuel inside its span is ever cut, so only those have their
@@ -301,15 +304,34 @@ extension TripStore {
     /// litres and metres for every window that does not cut it.
     /// With `session`, that session's trace alone, whoever drove it (a removed driver's is id 0).
     /// `alsoCutAt`: other moments the traces must be exact at (not only the refuels').
-    func fuelTraces(session only: Int64? = nil, alsoCutAt extraCuts: [Int64] = []) throws -> [FuelTrace] {
-        let sessions = try connection.query(
-            """
-            SELECT id, COALESCE(driver_id, 0), driver_name, start_utc_ms, end_utc_ms, fuel_l, distance_m, fuel_scale
-            FROM sessions WHERE (?1 IS NULL AND driver_id IS NOT NULL OR id = ?1) AND start_utc_ms IS NOT NULL
-            """,
-            .optional(only)
-        ) { ($0.int64(0), DriverID($0.int64(1)), $0.text(2) ?? "", $0.int64(3), $0.optionalInt64(4), $0.double(5), $0.double(6), $0.double(7)) }
-        let refuelTimes = try connection.query("SELECT at_utc_ms FROM refuels ORDER BY at_utc_ms") { $0.int64(0) } + extraCuts
+    /// `reachingPast`: only the sessions that may have driven after that moment (those that started
+    /// after it, and the last few that started at or before it), cut only at refuels from it on:
+    /// exact for every window that begins there, without reading the history before it.
+    func fuelTraces(session only: Int64? = nil, alsoCutAt extraCuts: [Int64] = [], reachingPast since: Int64? = nil) throws -> [FuelTrace] {
+        let columns = "id, COALESCE(driver_id, 0), driver_name, start_utc_ms, end_utc_ms, fuel_l, distance_m, fuel_scale"
+        let row = { (row: SQLiteStatement) in
+            (row.int64(0), DriverID(row.int64(1)), row.text(2) ?? "", row.int64(3), row.optionalInt64(4), row.double(5), row.double(6),
+             row.double(7))
+        }
+        let sessions = if let since {
+            // One car's sessions follow one another, so only the last to start by `since` can run past it;
+            // a few are read in case a clock step made two overlap. Both halves read sessions_by_start.
+            try connection.query(
+                """
+                SELECT \(columns) FROM sessions WHERE driver_id IS NOT NULL AND start_utc_ms > ?1
+                UNION ALL
+                SELECT * FROM (SELECT \(columns) FROM sessions WHERE driver_id IS NOT NULL AND start_utc_ms <= ?1
+                               ORDER BY start_utc_ms DESC LIMIT \(Self.sessionsStartedBeforeAWindow))
+                """,
+                .integer(since), row: row)
+        } else {
+            try connection.query(
+                "SELECT \(columns) FROM sessions WHERE (?1 IS NULL AND driver_id IS NOT NULL OR id = ?1) AND start_utc_ms IS NOT NULL",
+                .optional(only), row: row)
+        }
+        let refuelTimes = try (since.map { since throws(SQLiteError) in
+            try connection.query("SELECT at_utc_ms FROM refuels WHERE at_utc_ms >= ? ORDER BY at_utc_ms", .integer(since)) { $0.int64(0) }
+        } ?? connection.query("SELECT at_utc_ms FROM refuels ORDER BY at_utc_ms") { $0.int64(0) }) + extraCuts
         return try sessions.map { (id, driver, name, start, storedEnd, fuel, distance, scale) in
             let session = SessionID(id)
             var points: [(Int64, Double)] = [(start, 0)]

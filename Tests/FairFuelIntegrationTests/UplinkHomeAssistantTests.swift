@@ -42,8 +42,8 @@ extension IntegrationTests {
                 let run = try rig.startRun(extra: ["--board", board])
                 try rig.waitUntil("the uplink connects", seconds: 20) { UplinkServiceTests.uplink(rig)?["state"] as? String == "connected" }
 
-                // A subscriber that comes later gets the retained configs.
-                let expected = 1 + 2 * drivers.count
+                // A subscriber that comes later gets the retained configs: the driver, the tank, two per driver.
+                let expected = 2 + 2 * drivers.count
                 let discovery = try harness.subscribe(topic: "homeassistant/#", count: 1_000, seconds: 3)
                 let lines = harness.lines(of: discovery, seconds: 10)
                 let configs = Self.messages(lines.joined(separator: "\n"), prefix: "homeassistant/").filter { $0.topic.hasSuffix("/config") }
@@ -115,6 +115,80 @@ extension IntegrationTests {
                 for word in ["latitude", "longitude", "\"start\"", "\"track\"", "device_tracker"] {
                     #expect(!log.contains(word), "positions none: no \(word) anywhere")
                 }
+            }
+        }
+
+        /// The tank's estimated litres (`{"tank_l":…}`), null as Home Assistant's unknown.
+        static func tankLiters(_ payload: String) -> Double?? {
+            guard let json = Self.json(payload), let value = json["tank_l"] else { return nil }
+            return .some(value as? Double)
+        }
+
+        /// The estimated fuel in the tank: its config retained, its state null before a full-tank
+        /// refuel, then the store's figure after the drive (in `status` too), null again when the
+        /// full refuel is removed.
+        @Test(.timeLimit(.minutes(1)))
+        func theTankSensorCarriesTheStoresEstimate() throws {
+            let harness = try MosquittoHarness()
+            defer { harness.shutDown() }
+            try IntegrationTests.withRig("two-drivers.scenario") { rig in
+                let vehicle = try rig.openStore().vehicleUplinkID()
+                let capacity = try rig.openStore().vehicle().tankLiters
+                let board = try UplinkServiceTests.writeBoard(rig, port: harness.port)
+                let everything = try harness.subscribe(topic: "#", count: 100_000, seconds: 55)
+                let sim = try rig.startSim(speed: IntegrationTests.speed, idleSpeed: IntegrationTests.idleSpeed)
+                let run = try rig.startRun(extra: ["--board", board])
+                try rig.waitUntil("the uplink connects", seconds: 20) { UplinkServiceTests.uplink(rig)?["state"] as? String == "connected" }
+                let stateTopic = "homeassistant/sensor/\(vehicle)/tank/state"
+                try rig.waitUntil("the tank's first state", seconds: 10) { everything.log.contains(stateTopic + " ") }
+                let first = try #require(Self.messages(everything.log, prefix: stateTopic).first)
+                #expect(Self.tankLiters(first.payload) == .some(nil), "no refuel yet: unknown, \(first.payload)")
+                #expect(Self.json(first.payload)?["capacity_l"] as? Double == capacity)
+                #expect(rig.status()?.json["tank_l"] is NSNull)
+
+                // A full tank the day before the drive.
+                let refuel = try FairFuelExecutable.run(
+                    ["refuel", "add", "--db", rig.databasePath, "--at", "2026-03-01T12:00:00Z", "--liters", "40", "--cost", "70.00",
+                     "--control", rig.controlPath],
+                    environment: ["FAIRFUEL_BOARD": board])
+                #expect(refuel.exitCode == 0, "\(refuel.standardError)")
+                try rig.waitUntil("the sim reaches the scenario's end", seconds: 40) { !sim.isRunning }
+                // Once both trips are in the store, the published level is the store's.
+                var level = 0.0
+                try rig.waitUntil("the tank state is the store's estimate after the trips", seconds: 15) {
+                    let ended = Self.messages(everything.log, prefix: "homeassistant/sensor/\(vehicle)/driver/state").last?.payload == "none"
+                    guard ended, try rig.trips().count >= 2, let liters = try rig.openStore().estimatedTankLiters() else { return false }
+                    level = liters
+                    let published = Self.messages(everything.log, prefix: stateTopic).last.flatMap { Self.tankLiters($0.payload) } ?? nil
+                    return published.map { abs($0 - liters) < 0.0005 } == true
+                        && (rig.status()?.json["tank_l"] as? Double).map { abs($0 - liters) < 0.0005 } == true
+                }
+                let driven = try rig.trips().reduce(0) { $0 + ($1.json["fuel_l"] as? Double ?? .nan) }
+                #expect(level < capacity && abs(capacity - level - driven) < 0.01, "\(capacity) L - \(driven) L driven = \(level) L")
+
+                // A later subscriber gets the config and the state, retained.
+                let later = try harness.subscribe(topic: "homeassistant/sensor/\(vehicle)/tank/#", count: 2, seconds: 5)
+                let retained = Self.messages(harness.lines(of: later, seconds: 10).joined(separator: "\n"), prefix: "homeassistant/")
+                let config = try #require(retained.first { $0.topic.hasSuffix("/tank/config") }.flatMap { Self.json($0.payload) }, "\(retained)")
+                #expect(config["unique_id"] as? String == "\(vehicle)_tank")
+                #expect(config["state_topic"] as? String == stateTopic)
+                #expect(config["value_template"] as? String == "{{ value_json.tank_l }}")
+                #expect(config["device_class"] as? String == "volume_storage" && config["unit_of_measurement"] as? String == "L")
+                #expect(config["availability_topic"] as? String == "fairfuel/\(vehicle)/status")
+                let state = try #require(retained.first { $0.topic == stateTopic })
+                #expect((Self.tankLiters(state.payload) ?? nil).map { abs($0 - level) < 0.0005 } == true, "\(state.payload)")
+
+                // The full refuel removed: unknown again.
+                let id = try #require(try rig.openStore().refuels().first?.id)
+                let remove = try FairFuelExecutable.run(
+                    ["refuel", "remove", "\(id)", "--db", rig.databasePath, "--control", rig.controlPath], environment: ["FAIRFUEL_BOARD": board])
+                #expect(remove.exitCode == 0, "\(remove.standardError)")
+                try rig.waitUntil("the tank is unknown without a full refuel", seconds: 10) {
+                    Self.messages(everything.log, prefix: stateTopic).last.flatMap { Self.tankLiters($0.payload) } == .some(nil)
+                }
+                print("tank: capacity \(capacity) L, \(driven) L driven, published \(level) L")
+                run.send(SIGTERM)
+                #expect(run.wait(seconds: 5) == .exited(0))
             }
         }
 

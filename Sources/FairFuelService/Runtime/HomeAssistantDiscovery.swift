@@ -39,17 +39,28 @@ struct HomeAssistantDiscovery {
     }
 
     var driverStateTopic: String { "\(prefix)/sensor/\(vehicleID)/driver/state" }
+    var tankStateTopic: String { "\(prefix)/sensor/\(vehicleID)/tank/state" }
     var positionStateTopic: String { "\(prefix)/device_tracker/\(vehicleID)/position/attributes" }
     func monthStateTopic(_ driver: DriverID) -> String { "\(prefix)/sensor/\(vehicleID)/driver\(driver.rawValue)_month/state" }
 
-    /// Every config message: the current driver, cost and fuel this month per provisioned driver,
-    /// and the car as a device tracker when positions leave the car.
+    /// Every config message: the current driver, the estimated fuel in the tank, cost and fuel
+    /// this month per provisioned driver, and the car as a device tracker when positions leave the car.
     func configs(vehicle: VehicleProfile, drivers: [DirectoryDriver]) -> [Message] {
         var messages = [config("sensor", "driver", vehicle: vehicle) { j in
             j.add("name", "Driver")
             j.add("state_topic", driverStateTopic)
             j.add("icon", "mdi:account")
         }]
+        messages.append(config("sensor", "tank", vehicle: vehicle) { j in
+            j.add("name", "Fuel in tank")
+            j.add("state_topic", tankStateTopic)
+            // A null tank_l renders None, which Home Assistant shows as unknown.
+            j.add("value_template", "{{ value_json.tank_l }}")
+            j.add("unit_of_measurement", "L")
+            j.add("device_class", "volume_storage")
+            j.add("state_class", "measurement")
+            j.add("icon", "mdi:gas-station")
+        })
         for driver in drivers {
             let topic = monthStateTopic(driver.id)
             messages.append(config("sensor", "driver\(driver.id.rawValue)_cost_month", vehicle: vehicle) { j in
@@ -100,6 +111,15 @@ struct HomeAssistantDiscovery {
         j.add("currency", vehicle.currency)
         j.add("fuel_l", figures.fuelLiters, decimals: 3)
         return Message(topic: monthStateTopic(figures.driver.id), payload: j.string)
+    }
+
+    /// `{"tank_l":23.418,"capacity_l":50.0}`: the estimated litres in the tank (`TankLevel`), null
+    /// before the first full-tank refuel, and the tank's capacity.
+    func tankState(liters: Double?, vehicle: VehicleProfile) -> Message {
+        var j = JSONLine()
+        j.add("tank_l", liters, decimals: 3)
+        j.add("capacity_l", vehicle.tankLiters, decimals: 1)
+        return Message(topic: tankStateTopic, payload: j.string)
     }
 
     /// `{"latitude":…,"longitude":…,"gps_accuracy":…}`: Home Assistant places the tracker there.

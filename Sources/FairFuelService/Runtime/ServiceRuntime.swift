@@ -371,8 +371,13 @@ public final class ServiceRuntime {
             storeLostUnsaved: recorder.unsavedLosses.recordsThatMatter + recorder.unsavedLosses.tripPoints + recorder.unsavedLosses.events,
             gpsd: gpsd.map { ($0.isConnected, Int($0.counters.fixes)) })
         let status = core.status(shell: shell, at: clock.now)
-        // The uplink is the shell's alone: its object is added to the core's answer.
-        guard let uplink, status.hasSuffix("}") else { return status }
-        return String(status.dropLast()) + ",\"uplink\":" + uplink.statusJSON() + "}"
+        // The store and the uplink are the shell's alone: the estimated fuel in the tank (the
+        // store's, null before a full-tank refuel or when the store cannot be read) and the
+        // uplink's object are added to the core's answer.
+        guard status.hasSuffix("}") else { return status }
+        var added = JSONLine()
+        added.add("tank_l", (try? store.estimatedTankLiters()) ?? nil, decimals: 3)
+        if let uplink { added.addRaw("uplink", json: uplink.statusJSON()) }
+        return String(status.dropLast()) + "," + added.string.dropFirst()
     }
 }

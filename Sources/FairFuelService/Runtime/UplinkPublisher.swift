@@ -210,7 +210,7 @@ final class UplinkPublisher {
     }
 
     /// A trip finished, a refuel or a correction was entered, drivers were provisioned: the
-    /// configs (when the drivers changed) and the month and position states again.
+    /// configs (when the drivers changed) and the tank, month and position states again.
     func figuresChanged() { publishHomeAssistant() }
 
     /// Configs for drivers not yet announced on this connection, then every state.
@@ -227,6 +227,7 @@ final class UplinkPublisher {
                 announcedDrivers = drivers
             }
             publish(homeAssistant.driverState(currentDriver))
+            publish(homeAssistant.tankState(liters: try store.estimatedTankLiters(), vehicle: vehicle))
             let month = CalendarMonth(utcMs: Self.wallClockUTCMs())
             for figures in try monthFigures(month, drivers: drivers, vehicle: vehicle) {
                 publish(homeAssistant.monthState(figures, month: month, vehicle: vehicle))

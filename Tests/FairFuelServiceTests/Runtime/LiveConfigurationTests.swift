@@ -40,4 +40,22 @@ import Testing
         runtime.reloadProvisioning()
         #expect(try Self.status(runtime)["fuel_scale"] as? Double == 1.0825)
     }
+
+    @Test("status shows the store's estimated fuel in the tank, null before a full-tank refuel, at each request")
+    func statusShowsTheTankLevel() throws {
+        let directory = NSTemporaryDirectory() + "fairfuel-live-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let storePath = directory + "/fairfuel.db"
+        let store = try TripStore(path: storePath)
+        let logger = Logger(minimumLevel: .debug, style: .plain, sink: { _ in })
+        let runtime = try ServiceRuntime(options: .init(
+            board: .piZero2W, storePath: storePath, port: directory + "/no-mcu", controlSocketPath: nil, logger: logger))
+        #expect(try Self.status(runtime)["tank_l"] is NSNull)
+        let full: Int64 = 1_795_000_000_000
+        try store.addRefuel(RefuelInput(atUTCMs: full, liters: 40, cost: MinorUnits(7_000)))
+        #expect(try Self.status(runtime)["tank_l"] as? Double == store.vehicle().tankLiters)
+        try store.addUntracked(fromUTCMs: full + 60_000, toUTCMs: full + 3_600_000, distanceMeters: 30_000, fuelLiters: 2.5)
+        #expect(try Self.status(runtime)["tank_l"] as? Double == store.vehicle().tankLiters - 2.5)
+    }
 }
