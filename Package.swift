@@ -142,7 +142,10 @@ let package = Package(
             name: "FairFuelServiceCoreTests",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelServiceCore", "FairFuelSimulation", "TestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "FairFuelPullTests", dependencies: ["FairFuelPull", "FairFuelLink", "TestSupport"]),
+        .testTarget(
+            name: "FairFuelPullTests",
+            dependencies: ["FairFuelCore", "FairFuelPull", "FairFuelLink", "FairFuelReports", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "FairFuelConfigurationTests",
             dependencies: ["FairFuelLink", "FairFuelParsers", "FairFuelStore", "FairFuelConfiguration", "FairFuelEdges", "TestSupport"]),

@@ -32,8 +32,20 @@ public enum HTMLReport {
 
     public static func render(_ content: Content) -> String {
         let period = content.summary.month.map { "\($0)" } ?? "all time"
-        let title = "FairFuel: \(content.vehicleName), \(period)"
-        var html = """
+        var html = head(title: "FairFuel: \(content.vehicleName), \(period)")
+        html += "<p class=\"note\">Times in UTC. Money in \(escape(content.units.currency)); distances in \(content.units.distanceUnit), "
+        html += "fuel in \(content.units.volumeUnit). Rated consumption \(content.units.consumptionText(litersPer100km: content.ratedLitersPer100km)).</p>\n"
+        html += summaryTable(content.summary, units: content.units)
+        html += "<h2>Who pays what</h2>\n" + costChart(content.summary, units: content.units)
+        html += "<h2>Consumption per full fill: estimated and real</h2>\n" + trendChart(content)
+        html += "<h2>Trips</h2>\n" + tripsTable(content.trips, units: content.units)
+        html += "</body>\n</html>\n"
+        return html
+    }
+
+    /// The page's head, its style and its title as the first heading.
+    static func head(title: String) -> String {
+        """
             <!DOCTYPE html>
             <html lang="en">
             <head>
@@ -58,21 +70,13 @@ public enum HTMLReport {
             <h1>\(escape(title))</h1>
 
             """
-        html += "<p class=\"note\">Times in UTC. Money in \(escape(content.units.currency)); distances in \(content.units.distanceUnit), "
-        html += "fuel in \(content.units.volumeUnit). Rated consumption \(content.units.consumptionText(litersPer100km: content.ratedLitersPer100km)).</p>\n"
-        html += summaryTable(content)
-        html += "<h2>Who pays what</h2>\n" + costChart(content)
-        html += "<h2>Consumption per full fill: estimated and real</h2>\n" + trendChart(content)
-        html += "<h2>Trips</h2>\n" + tripsTable(content)
-        html += "</body>\n</html>\n"
-        return html
     }
 
-    static func summaryTable(_ content: Content) -> String {
-        let u = content.units
-        var html = "<h2>Drivers</h2>\n<table>\n<thead><tr><th>driver</th><th>trips</th><th>distance</th><th>time</th>"
+    /// The drivers' table under a heading of `level` (h2, h3...), and the period's bills.
+    static func summaryTable(_ summary: FamilySummary, units u: DisplayUnits, level: Int = 2) -> String {
+        var html = "<h\(level)>Drivers</h\(level)>\n<table>\n<thead><tr><th>driver</th><th>trips</th><th>distance</th><th>time</th>"
         html += "<th>fuel</th><th>consumption</th><th>harsh / \(u.rateDistance)</th><th>idle</th><th>cost</th><th>eco score</th></tr></thead>\n<tbody>\n"
-        for d in content.summary.drivers {
+        for d in summary.drivers {
             html += "<tr><td>\(escape(d.driverName))</td><td>\(d.trips)</td><td>\(u.distanceText(meters: d.distanceMeters))</td>"
             html += "<td>\(DisplayUnits.durationText(milliseconds: d.durationMs))</td><td>\(u.volumeText(liters: d.fuelLiters))</td>"
             html += "<td>\(u.consumptionText(litersPer100km: d.litersPer100km))</td>"
@@ -81,14 +85,14 @@ public enum HTMLReport {
             html += "<td>\(u.moneyText(d.cost))</td><td class=\"score\">\(d.ecoScore.map(String.init) ?? "-")</td></tr>\n"
         }
         html += "</tbody>\n</table>\n"
-        html += "<p class=\"note\">Bills of the period: \(u.moneyWithCurrency(content.summary.billsTotal))"
-        if content.summary.untrackedCost != .zero {
-            html += "; untracked driving: \(u.moneyWithCurrency(content.summary.untrackedCost))"
+        html += "<p class=\"note\">Bills of the period: \(u.moneyWithCurrency(summary.billsTotal))"
+        if summary.untrackedCost != .zero {
+            html += "; untracked driving: \(u.moneyWithCurrency(summary.untrackedCost))"
         }
-        if content.summary.beforeTrackingCost != .zero {
-            html += "; before tracking (the baseline fill-up, not split): \(u.moneyWithCurrency(content.summary.beforeTrackingCost))"
+        if summary.beforeTrackingCost != .zero {
+            html += "; before tracking (the baseline fill-up, not split): \(u.moneyWithCurrency(summary.beforeTrackingCost))"
         }
-        for other in content.summary.otherCurrencyBills {
+        for other in summary.otherCurrencyBills {
             let digits = VehicleProfile.minorDigits(ofCurrency: other.currency) ?? 2
             html += "; bills in \(escape(other.currency)), not added: \(MoneyText.format(other.total, minorDigits: digits)) \(escape(other.currency))"
         }
@@ -97,9 +101,9 @@ public enum HTMLReport {
     }
 
     /// Horizontal bars, one per driver (and untracked), longest for the largest cost.
-    static func costChart(_ content: Content) -> String {
-        var rows: [(String, MinorUnits)] = content.summary.drivers.map { ($0.driverName, $0.cost) }
-        if content.summary.untrackedCost != .zero { rows.append(("(untracked)", content.summary.untrackedCost)) }
+    static func costChart(_ summary: FamilySummary, units: DisplayUnits) -> String {
+        var rows: [(String, MinorUnits)] = summary.drivers.map { ($0.driverName, $0.cost) }
+        if summary.untrackedCost != .zero { rows.append(("(untracked)", summary.untrackedCost)) }
         guard !rows.isEmpty else { return "<p class=\"note\">No bills in this period.</p>\n" }
         let width = 720, labelWidth = 150, barRoom = 440, rowHeight = 34
         let height = rows.count * rowHeight + 20
@@ -111,7 +115,7 @@ public enum HTMLReport {
             let colour = row.0 == "(untracked)" ? "#999999" : palette[index % palette.count]
             svg += "<text x=\"10\" y=\"\(y + 21)\">\(escape(row.0))</text>"
             svg += "<rect x=\"\(labelWidth)\" y=\"\(y + 4)\" width=\"\(length)\" height=\"\(rowHeight - 10)\" fill=\"\(colour)\"/>"
-            svg += "<text x=\"\(labelWidth + length + 8)\" y=\"\(y + 21)\">\(content.units.moneyWithCurrency(row.1))</text>\n"
+            svg += "<text x=\"\(labelWidth + length + 8)\" y=\"\(y + 21)\">\(units.moneyWithCurrency(row.1))</text>\n"
         }
         return svg + "</svg>\n"
     }
@@ -168,12 +172,11 @@ public enum HTMLReport {
         return svg + "</svg>\n"
     }
 
-    static func tripsTable(_ content: Content) -> String {
-        guard !content.trips.isEmpty else { return "<p class=\"note\">No trips in this period.</p>\n" }
-        let u = content.units
+    static func tripsTable(_ trips: [TripRow], units u: DisplayUnits) -> String {
+        guard !trips.isEmpty else { return "<p class=\"note\">No trips in this period.</p>\n" }
         var html = "<table>\n<thead><tr><th>start</th><th class=\"text\">driver</th><th>distance</th><th>time</th><th>idle</th>"
         html += "<th>fuel</th><th>harsh</th><th>top speed</th></tr></thead>\n<tbody>\n"
-        for trip in content.trips {
+        for trip in trips {
             html += "<tr><td>\(trip.startUTCMs.map(DisplayUnits.minuteText(utcMs:)) ?? "?")</td><td class=\"text\">\(escape(trip.driverName))</td>"
             html += "<td>\(u.distanceText(meters: trip.distanceMeters))</td><td>\(DisplayUnits.durationText(milliseconds: trip.durationMs))</td>"
             html += "<td>\(DisplayUnits.durationText(milliseconds: trip.idleMs))</td><td>\(u.volumeText(liters: trip.fuelLiters))</td>"

@@ -47,6 +47,12 @@ public struct RefuelSplit: Sendable, Equatable {
     public var refuel: RefuelInput
     public var shares: [Share]
 
+    public init(id: Int64, refuel: RefuelInput, shares: [Share]) {
+        self.id = id
+        self.refuel = refuel
+        self.shares = shares
+    }
+
     public struct Share: Sendable, Equatable {
         /// nil: untracked driving.
         public var driver: DriverID?
@@ -55,6 +61,14 @@ public struct RefuelSplit: Sendable, Equatable {
         public var cost: MinorUnits
         /// The baseline fill-up's one share: fuel burnt before tracking began, not split.
         public var beforeTracking: Bool = false
+
+        public init(driver: DriverID?, driverName: String?, fuelLiters: Double, cost: MinorUnits, beforeTracking: Bool = false) {
+            self.driver = driver
+            self.driverName = driverName
+            self.fuelLiters = fuelLiters
+            self.cost = cost
+            self.beforeTracking = beforeTracking
+        }
 
         /// Who and how much: what settling a bill freezes (litres may move by rounding).
         var moneyKey: String { "\(driver?.rawValue ?? -1):\(beforeTracking):\(cost.value)" }

@@ -42,6 +42,10 @@ extension TripStore {
         // At the resolution of a USB pull, so that a hub's sums equal the pulls' to the last digit.
         fields.add("distance_m", session.distanceMeters, decimals: 1)
         fields.add("fuel_ml", session.fuelLiters * 1000, decimals: 1)
+        fields.add("duration_ms", session.durationMs)
+        fields.add("moving_ms", session.movingMs)
+        fields.add("idle_ms", session.idleMs)
+        fields.add("max_speed_mps", session.maximumSpeedMetersPerSecond, decimals: 2)
         switch uplink.positions {
         case .none:
             break

@@ -23,14 +23,16 @@ struct FamilyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let view: FamilyView
-        do {
-            var cars: [String] = []
-            for directory in directories { cars += try HubCollector.carDirectories(in: directory) ?? [directory] }
-            view = try FamilyView.load(directories: cars)
-        } catch {
-            throw UserFacingError("family: \(error)")
-        }
+        let view = FamilyView(try loadFamilyBooks(directories, command: "family"))
         print(json ? view.json : view.table, terminator: json ? "\n" : "")
+    }
+}
+
+/// The cars `directories` hold (pull directories, or every car of a hub directory), read once.
+func loadFamilyBooks(_ directories: [String], command: String) throws -> FamilyBooks {
+    do {
+        return try FamilyBooks.load(directories: try FamilyBooks.carDirectories(directories))
+    } catch {
+        throw UserFacingError("\(command): \(error)")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FairFuelCore
+import FairFuelPull
 import FairFuelReports
 import FairFuelService
 import FairFuelStore
@@ -7,95 +8,34 @@ import FairFuelStore
 struct SummaryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summary",
-        abstract: "Per driver: distance, time, fuel, cost, harsh events, eco score; and the real consumption between full fills.")
+        abstract: "Per driver: distance, time, fuel, cost, harsh events, eco score; and the real consumption between full fills.",
+        discussion: """
+            With DIR... (pull or hub directories, as `fairfuel family` takes them): per person across cars (drivers \
+            joined by driver URI uuid, else by name), in the first car's units and currency. Pulls carry neither fuel \
+            traces nor rated consumption: no full fills and no eco score there.
+            """)
 
+    @Argument(help: "Pull directories, one per car, or hub directories; none: the store.")
+    var directories: [String] = []
     @Option(help: "A calendar month, YYYY-MM (UTC); default: all time.")
     var month: String?
     @Flag(help: "Print one JSON object (SI units, money in minor units).")
     var json = false
     @OptionGroup var store: StoreOptions
 
+    func validate() throws {
+        if !directories.isEmpty, store.path != nil { throw ValidationError("give pull directories or --db, not both") }
+    }
+
     func run() throws {
         let month = try parseMonth(self.month)
+        if !directories.isEmpty {
+            print(try loadFamilyBooks(directories, command: "summary").summaryText(month, json: json), terminator: "")
+            return
+        }
         let data = try FamilyData(try store.openReadOnly())
         let summary = data.summary(month)
         print(json ? SummaryText.json(summary) : SummaryText.text(summary, vehicle: data.vehicle.name, units: data.units), terminator: json ? "\n" : "")
     }
 }
 
-/// The summary as JSON and as text.
-enum SummaryText {
-    static func json(_ summary: FamilySummary) -> String {
-        var j = JSONLine()
-        j.add("month", summary.month?.description)
-        j.addRaw("drivers", json: JSONLine.array(summary.drivers.map { d in
-            var o = JSONLine()
-            o.add("driver", d.driverName)
-            o.add("trips", d.trips)
-            o.add("distance_km", d.distanceMeters / 1000, decimals: 3)
-            o.add("duration_s", d.durationMs / 1000)
-            o.add("idle_s", d.idleMs / 1000)
-            o.add("fuel_l", d.fuelLiters, decimals: 3)
-            o.add("l_per_100km", d.litersPer100km, decimals: 2)
-            o.add("cost_cents", d.cost.value)
-            o.add("harsh_events", d.harshEvents)
-            o.add("harsh_per_100km", d.harshPer100km, decimals: 2)
-            o.add("idle_share", d.idleShare, decimals: 3)
-            o.add("eco_score", d.ecoScore)
-            return o.string
-        }))
-        j.add("untracked_cost_cents", summary.untrackedCost.value)
-        j.add("bills_cents", summary.billsTotal.value)
-        j.add("before_tracking_cents", summary.beforeTrackingCost.value)
-        j.addRaw("other_currencies", json: JSONLine.array(summary.otherCurrencyBills.map { other in
-            var o = JSONLine()
-            o.add("currency", other.currency)
-            o.add("bills_minor", other.total.value)
-            return o.string
-        }))
-        j.addRaw("full_fills", json: JSONLine.array(summary.fullFills.map { p in
-            var o = JSONLine()
-            o.add("from_utc", utc(p.fromUTCMs))
-            o.add("to_utc", utc(p.toUTCMs))
-            o.add("pumped_l", p.pumpedLiters, decimals: 3)
-            o.add("estimated_l", p.estimatedLiters, decimals: 3)
-            o.add("tracked_km", p.trackedMeters / 1000, decimals: 3)
-            o.add("odometer_km", p.odometerKilometers, decimals: 1)
-            o.add("real_l_per_100km", p.realLitersPer100km, decimals: 2)
-            o.add("estimated_l_per_100km", p.estimatedLitersPer100km, decimals: 2)
-            return o.string
-        }))
-        return j.string
-    }
-
-    static func text(_ summary: FamilySummary, vehicle: String, units u: DisplayUnits) -> String {
-        var text = "\(vehicle), \(summary.month?.description ?? "all time") (UTC)\n"
-        text += pad("driver", 14) + pad("trips", 7) + pad(u.distanceUnit, 10) + pad("time", 13) + pad("fuel " + u.volumeUnit, 10)
-            + pad(u.consumptionUnit, 10) + pad("harsh/" + u.rateDistance, 14) + pad("idle", 7) + pad(u.currency, 10) + "eco\n"
-        for d in summary.drivers {
-            text += pad(d.driverName, 14) + pad(String(d.trips), 7) + pad(DisplayUnits.fixed(u.distance(meters: d.distanceMeters), 1), 10)
-                + pad(DisplayUnits.durationText(milliseconds: d.durationMs), 13) + pad(DisplayUnits.fixed(u.volume(liters: d.fuelLiters), 2), 10)
-                + pad(d.litersPer100km.flatMap(u.consumption(litersPer100km:)).map { DisplayUnits.fixed($0, 1) } ?? "-", 10)
-                + pad(d.harshPer100km.map { DisplayUnits.fixed(u.per100(perHundredKilometers: $0), 1) } ?? "-", 14)
-                + pad(d.idleShare.map { DisplayUnits.fixed($0 * 100, 0) + "%" } ?? "-", 7) + pad(u.moneyText(d.cost), 10)
-                + (d.ecoScore.map(String.init) ?? "-") + "\n"
-        }
-        text += "bills \(u.moneyWithCurrency(summary.billsTotal))"
-        text += summary.untrackedCost == .zero ? "" : ", of which untracked driving \(u.moneyWithCurrency(summary.untrackedCost))"
-        text += summary.beforeTrackingCost == .zero ? "\n" : ", before tracking (the baseline fill-up) \(u.moneyWithCurrency(summary.beforeTrackingCost))\n"
-        for other in summary.otherCurrencyBills {
-            let digits = VehicleProfile.minorDigits(ofCurrency: other.currency) ?? 2
-            text += "bills in \(other.currency) (not added): \(MoneyText.format(other.total, minorDigits: digits)) \(other.currency)\n"
-        }
-        guard !summary.fullFills.isEmpty else { return text + "real consumption: needs two full fills\n" }
-        text += "between full fills: real (pump) vs estimated\n"
-        for p in summary.fullFills {
-            let over = p.odometerKilometers != nil ? "odometer" : "GNSS"
-            text += "    " + DisplayUnits.dateText(utcMs: p.fromUTCMs) + " to " + DisplayUnits.dateText(utcMs: p.toUTCMs)
-                + "  " + pad(u.distanceText(meters: p.distanceMeters), 11) + pad(u.volumeText(liters: p.pumpedLiters) + " pumped", 16)
-                + "real " + pad(u.consumptionText(litersPer100km: p.realLitersPer100km), 14)
-                + "estimated " + pad(u.consumptionText(litersPer100km: p.estimatedLitersPer100km), 14) + "(\(over))\n"
-        }
-        return text
-    }
-}

@@ -52,6 +52,11 @@ import Testing
         #expect(trip["fuel_l"] as? Double == 4)
         #expect(trip["end_reason"] as? String == "departed")
         #expect(trip["start"] == nil && trip["track"] == nil, "positions none: no coordinate")
+        // A USB pull's resolution beside the CLI's, so that a hub's summary equals a pull's.
+        #expect(trip["duration_ms"] as? Int64 == session.durationMs)
+        #expect(trip["moving_ms"] as? Int64 == session.movingMs)
+        #expect(trip["idle_ms"] as? Int64 == session.idleMs)
+        #expect(trip["max_speed_mps"] as? Double == (session.maximumSpeedMetersPerSecond * 100).rounded() / 100)
         let ids = try store.pendingOutboxMessages(limit: 10).map(\.id.rawValue)
         for (message, id) in zip(messages, ids) { #expect(message.json["message_id"] as? Int64 == id) }
         let refuelMessage = messages[3].json

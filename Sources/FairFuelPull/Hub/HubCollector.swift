@@ -170,11 +170,13 @@ public final class HubCollector {
             let driver = j["driver"]?.string
             let meters = j["distance_m"]?.double ?? (j["distance_km"]?.double ?? 0) * 1000
             let liters = j["fuel_ml"]?.double.map { $0 / 1000 } ?? j["fuel_l"]?.double ?? 0
+            // `<name>_ms` from newer cars (a pull's resolution), `<name>_s` from older ones.
+            func milliseconds(_ name: String) -> String { String(j[name + "_ms"]?.int ?? (j[name + "_s"]?.int ?? 0) * 1000) }
             trips += PullRecordLine.encode([
                 String(r.id), driverID(driver, j["driver_uuid"]?.string), driver ?? "", ms(j["start_utc"]), ms(j["end_utc"]),
-                j["end_reason"]?.string ?? "", JSONLine.formatFixed(meters, decimals: 1), String((j["duration_s"]?.int ?? 0) * 1000),
-                String((j["moving_s"]?.int ?? 0) * 1000), String((j["idle_s"]?.int ?? 0) * 1000),
-                JSONLine.formatFixed((j["max_speed_kmh"]?.double ?? 0) / 3.6, decimals: 2), String(j["harsh_accel"]?.int ?? 0),
+                j["end_reason"]?.string ?? "", JSONLine.formatFixed(meters, decimals: 1), milliseconds("duration"),
+                milliseconds("moving"), milliseconds("idle"),
+                JSONLine.formatFixed(j["max_speed_mps"]?.double ?? (j["max_speed_kmh"]?.double ?? 0) / 3.6, decimals: 2), String(j["harsh_accel"]?.int ?? 0),
                 String(j["harsh_brake"]?.int ?? 0), JSONLine.formatFixed(liters, decimals: 4), ms(j["stopped_utc"]), ms(j["driver_left_utc"]),
             ])
         }

@@ -64,6 +64,25 @@ import Testing
         #expect(try HubCollector.carDirectories(in: directory) == ["\(directory)/\(Self.vehicle)"])
     }
 
+    /// Durations and the top speed at a pull's resolution (ms, 0.01 m/s) from a newer car, in whole seconds
+    /// and 0.1 km/h from an older one: a hub's summary and report are then a USB pull's to the digit.
+    @Test func aTripKeepsAPullsResolutionWhenTheCarSendsIt() throws {
+        let directory = NSTemporaryDirectory() + "fairfuel-hub-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let hub = try HubCollector(directory: directory, prefix: "fairfuel")
+        let older = String(decoding: Self.trip(1, revision: 0, driver: "Alice", message: 1), as: UTF8.self)
+        let newer = String(decoding: Self.trip(2, revision: 0, driver: "Alice", message: 2), as: UTF8.self)
+            .replacingOccurrences(of: "}", with: ",\"duration_ms\":1507212,\"moving_ms\":1376004,\"idle_ms\":131208,\"max_speed_mps\":26.77}")
+        #expect(try hub.receive(topic: "fairfuel/\(Self.vehicle)/trip", payload: Array(older.utf8)) == .kept)
+        #expect(try hub.receive(topic: "fairfuel/\(Self.vehicle)/trip", payload: Array(newer.utf8)) == .kept)
+        try hub.flush()
+        let trips = state(directory, "trips.tsv").split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        #expect(trips.count == 2)
+        // duration ms, moving ms, idle ms, max speed m/s: fields 7 to 10 of a pull's trip line.
+        #expect(trips[0][7...10] == ["1507000", "1376000", "131000", "26.78"], "\(trips[0])")
+        #expect(trips[1][7...10] == ["1507212", "1376004", "131208", "26.77"], "\(trips[1])")
+    }
+
     @Test func aRemovedRefuelTakesItsSplit() throws {
         let directory = NSTemporaryDirectory() + "fairfuel-hub-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -1,0 +1,133 @@
+import FairFuelCore
+import FairFuelReports
+import FairFuelStore
+
+/// Several cars' pulls (USB pull or hub directories) read once: each car's trips and bills, with
+/// every driver joined into one person across cars. `family`, and `split`, `summary` and
+/// `report --html` over pulls, are all views of it.
+///
+/// Drivers are the same person when their driver URI uuid matches, otherwise when their names
+/// match ignoring case; a person is shown by the first name seen. Cars are told apart by the
+/// vehicle's unique id: the same car twice is refused.
+public struct FamilyBooks: Sendable {
+    public struct Person: Sendable, Equatable {
+        /// The first name seen; `(untracked)` and `(before tracking)` are people of their own.
+        public var name: String
+        public var uuid: String?
+    }
+
+    public struct Car: Sendable {
+        /// The car's name, with the start of its vehicle id when another car has the same name.
+        public var label: String
+        /// The vehicle's unique id: the store's over USB, the uplink's from a hub (so never compared across
+        /// the two); nil from an older dongle.
+        public var vehicleID: String?
+        public var units: DisplayUnits
+        /// Closed trips, oldest id first, each under its person's name (`untracked` for untracked driving).
+        public var trips: [TripRow]
+        /// The index in `people` of each trip's driver.
+        public var tripPeople: [Int]
+        /// Bills, oldest id first, each share under its person's name (nil: untracked driving, or before tracking).
+        public var splits: [RefuelSplit]
+        /// The index in `people` of each bill's shares' parties.
+        public var sharePeople: [[Int]]
+    }
+
+    public var people: [Person]
+    public var cars: [Car]
+
+    /// The car directories `directories` name: a hub's directory stands for every car it received (in the
+    /// order of their vehicle ids), any other directory for itself.
+    public static func carDirectories(_ directories: [String]) throws(PullClientError) -> [String] {
+        var cars: [String] = []
+        for directory in directories { cars += try HubCollector.carDirectories(in: directory) ?? [directory] }
+        return cars
+    }
+
+    /// Reads each pull directory's state (`.fairfuel-pull/`); a directory without one is an error.
+    public static func load(directories: [String]) throws(PullClientError) -> FamilyBooks {
+        var vehicles: [PulledRecords.Vehicle] = []
+        var seen: [String: String] = [:]
+        for directory in directories {
+            let state = directory + "/" + PullDownload.stateDirectoryName
+            guard let vehicleText = try PullFiles.read(state + "/vehicle.tsv") else {
+                throw .file("\(directory) holds no pull (no \(PullDownload.stateDirectoryName)/vehicle.tsv); run fairfuel pull --out \(directory) first")
+            }
+            let vehicle = try PulledRecords.lines(vehicleText).first.map { f throws(PullClientError) in try PulledRecords.vehicle(f) }
+                ?? PulledRecords.Vehicle(name: directory, currency: "EUR", minorDigits: 2, units: "metric")
+            if let uid = vehicle.uid {
+                // The same car twice would count its trips twice.
+                if let other = seen[uid] {
+                    throw .file("\(directory) and \(other) hold the same car (vehicle id \(uid), '\(vehicle.name)'); give each car once")
+                }
+                seen[uid] = directory
+            }
+            vehicles.append(vehicle)
+        }
+        var join = DriverJoin()
+        var cars: [Car] = []
+        for (directory, vehicle) in zip(directories, vehicles) {
+            let state = directory + "/" + PullDownload.stateDirectoryName
+            let namesake = vehicles.filter { $0.name.lowercased() == vehicle.name.lowercased() }.count > 1
+            var car = Car(
+                label: namesake ? "\(vehicle.name) (\(vehicle.uid.map { String($0.prefix(8)) } ?? directory))" : vehicle.name,
+                vehicleID: vehicle.uid, units: DisplayUnits(units: vehicle.units, currency: vehicle.currency, currencyMinorDigits: vehicle.minorDigits),
+                trips: [], tripPeople: [], splits: [], sharePeople: [])
+            var uuidOf: [Int64: String] = [:]
+            for f in PulledRecords.lines(try PullFiles.read(state + "/drivers.tsv")) where f.count >= 3 {
+                if let id = Int64(f[0]), !f[2].isEmpty { uuidOf[id] = f[2].lowercased() }
+            }
+            for f in PulledRecords.lines(try PullFiles.read(state + "/trips.tsv")) {
+                var trip = try PulledRecords.trip(f)
+                let person = join.person(trip.driverID == nil ? "" : trip.driverName, uuid: trip.driverID.flatMap { uuidOf[$0] })
+                trip.driverName = join.people[person].name
+                trip.untracked = trip.driverID == nil
+                car.trips.append(trip)
+                car.tripPeople.append(person)
+            }
+            for f in PulledRecords.lines(try PullFiles.read(state + "/splits.tsv")) {
+                let share = try PulledRecords.share(f)
+                let person = share.beforeTracking
+                    ? join.person("(before tracking)", uuid: nil) : join.person(share.driverName, uuid: share.driverID.flatMap { uuidOf[$0] })
+                // A refuel's shares are consecutive lines; a bill keeps its own currency (an older dongle's: the car's).
+                if car.splits.last?.id != share.refuelID {
+                    car.splits.append(RefuelSplit(id: share.refuelID, refuel: RefuelInput(
+                        atUTCMs: share.atUTCMs, liters: share.liters, cost: MinorUnits(share.costMinor), fullTank: share.fullTank,
+                        currency: share.currency ?? vehicle.currency), shares: []))
+                    car.sharePeople.append([])
+                }
+                car.splits[car.splits.count - 1].shares.append(RefuelSplit.Share(
+                    driver: share.driverID.map(DriverID.init), driverName: share.beforeTracking || share.driverName.isEmpty ? nil : join.people[person].name,
+                    fuelLiters: share.shareLiters, cost: MinorUnits(share.shareMinor), beforeTracking: share.beforeTracking))
+                car.sharePeople[car.sharePeople.count - 1].append(person)
+            }
+            cars.append(car)
+        }
+        return FamilyBooks(people: join.people, cars: cars)
+    }
+
+    /// The one place drivers of different cars become one person: by driver URI uuid, else by name ignoring case.
+    struct DriverJoin {
+        var people: [Person] = []
+        private var index: [String: Int] = [:]
+
+        /// The person driving as `name` (empty: untracked driving) with `uuid`, added when new.
+        mutating func person(_ name: String, uuid: String?) -> Int {
+            let shown = name.isEmpty ? "(untracked)" : name
+            let nameKey = "name:" + shown.lowercased()
+            if let uuid, let found = index["uuid:" + uuid] { index[nameKey] = index[nameKey] ?? found; return found }
+            if let found = index[nameKey] {
+                if let uuid {
+                    if people[found].uuid == nil { people[found].uuid = uuid }
+                    index["uuid:" + uuid] = found
+                }
+                return found
+            }
+            people.append(Person(name: shown, uuid: uuid))
+            let new = people.count - 1
+            index[nameKey] = new
+            if let uuid { index["uuid:" + uuid] = new }
+            return new
+        }
+    }
+}
