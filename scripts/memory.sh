@@ -16,6 +16,8 @@
 #   BIN_DIR=.build/release scripts/memory.sh   # binaries already built there (no build step)
 #   SPEED=300 IDLE_SPEED=20000 SAMPLE_S=2 scripts/memory.sh   # the defaults: the daemon keeps up (all 24 trips, as the demo)
 #   BOARD=boards/pi-4.toml scripts/memory.sh  # another board profile (default boards/pi-zero-2w.toml)
+#   UPLINK=0 scripts/memory.sh    # skip the second week with [uplink] to a local Mosquitto (run by
+#                                 # default when mosquitto is installed: the uplink's cost, issue 17)
 #   TOUCHED=1 scripts/memory.sh   # also which 4 KiB code pages the daemon executed (a diagnostic: an
 #                                 # LD_PRELOAD tracer faults each page once), beside those resident;
 #                                 # TOUCHED_OUT=FILE keeps their file offsets; ORDER_OUT=FILE writes
@@ -30,11 +32,13 @@ sample_s=${SAMPLE_S:-2}
 board=${BOARD:-boards/pi-zero-2w.toml}
 scenario=scenarios/family-week.scenario
 scratch=${SCRATCH:-.build}
-# The control socket's group is looked up with getgrnam: on a board the package made it (sysusers),
-# so /etc/group answers; where it does not exist, glibc would go on to the next NSS module
-# (libnss_systemd, 0.3 MB resident) as no board does. This machine's own group stands in for it.
-group=fairfuel
-getent group fairfuel >/dev/null || group=$(id -gn)
+# shellcheck source=scripts/lib/daemon-rig.sh
+. "$root/scripts/lib/daemon-rig.sh"
+group=$(rig_group)
+# UPLINK=auto (the default): when mosquitto is installed, a second daemon runs the same week with an
+# [uplink] to a broker on loopback, for the uplink's cost beside the daemon without it (issue 17).
+uplink=${UPLINK:-auto}
+[ "$uplink" = auto ] && { command -v mosquitto >/dev/null && uplink=1 || uplink=0; }
 
 if [ -z "${BIN_DIR:-}" ]; then
   ./scripts/install-deps.sh >&2
@@ -53,10 +57,19 @@ cleanup() {
 trap cleanup EXIT
 
 # The binaries as the .deb ships them: stripped (scripts/build-deb.sh's flags).
+# Each binary is then copied in 4 KiB writes: how big a piece of a file one page fault maps depends on
+# the page cache's folios, and this kernel (ext4 with large folios, Linux 6.16 on) caches a file
+# written in large writes, as strip writes, in folios of up to 2 MiB that a fault maps whole: the
+# same code then reads up to 1 MB more resident from run to run. In 4 KiB pages, as a board's kernel
+# (Raspberry Pi OS, 6.12) caches its files, each fault maps the kernel's 64 KiB fault-around
+# window. Every binary measured here (the empty program too) is written the same way.
 strip_tool=$(command -v strip || command -v llvm-strip)
+in_small_pages() { dd if="$1" of="$2" bs=4096 status=none && chmod +x "$2"; }
 for binary in fairfuel fairfueld; do
   "$strip_tool" --strip-unneeded --remove-section=.comment --remove-section=.note \
-    -o "$work/$binary" "$BIN_DIR/$binary"
+    -o "$work/$binary.stripped" "$BIN_DIR/$binary"
+  in_small_pages "$work/$binary.stripped" "$work/$binary"
+  rm "$work/$binary.stripped"
 done
 cli="$work/fairfuel"
 daemon="$work/fairfueld"
@@ -125,15 +138,12 @@ fi
 # The empty program: the floor every static Swift process on this machine pays (runtime, libc, ld.so).
 empty_source="$work/empty.swift"
 printf '#if canImport(Glibc)\nimport Glibc\n#endif\npause()\n' >"$empty_source"
-empty_build=(swiftc -O -static-stdlib "$empty_source" -o "$work/empty")
+empty_build=(swiftc -O -static-stdlib "$empty_source" -o "$work/empty.built")
 "${empty_build[@]}"
+in_small_pages "$work/empty.built" "$work/empty"
 
 # VmRSS RssAnon RssFile Pss Pss_Anon Threads of PID, in KiB (threads a count).
-measure() {
-  awk '/^VmRSS:/ { r = $2 } /^RssAnon:/ { a = $2 } /^RssFile:/ { f = $2 } /^Threads:/ { t = $2 }
-       END { printf "%d %d %d %d", r, a, f, t }' "/proc/$1/status"
-  awk '/^Pss:/ { p = $2 } /^Pss_Anon:/ { pa = $2 } END { printf " %d %d\n", p, pa }' "/proc/$1/smaps_rollup"
-}
+measure() { rig_measure "$1"; }
 
 row() {  # LABEL VmRSS RssAnon RssFile Threads Pss Pss_Anon
   printf "%-22s %8s %8s %8s %8s %8s %7s\n" "$1" "$2" "$3" "$4" "$6" "$7" "$5"
@@ -190,69 +200,49 @@ empty_figures=$(measure "$empty_pid")
 row "empty static Swift" $empty_figures
 kill "$empty_pid"
 
-# The family, provisioned from the scenario's driver lines (UID, driver URI, beacon), as the demo does.
-db="$work/fairfuel.db"
-while read -r _ name _ _ uid rest; do
-  arguments=(provision driver add "$name" --db "$db" --tag "$uid")
-  set -- $rest
-  while [ $# -ge 2 ]; do
-    case "$1" in
-      uri) arguments+=(--tag "$2") ;;
-      beacon) [ "$2" = none ] || arguments+=(--beacon "$2") ;;
-    esac
-    shift 2
+# week NAME [UPLINK_URL]: a daemon on a fresh store, measured idle, then busy while the virtual MCU
+# plays the week; sets idle_figures, max and final, and leaves the daemon running (daemon_pid).
+week() {
+  local name=$1 url=${2:-}
+  db="$work/$name.db"
+  rig_provision "$cli" "$db" "$scenario"
+  rig_board "$board" "$work/$name.toml" "$group" "$url"
+  link="$work/$name.mcu"
+  rig_start_daemon "$cli" "$daemon" "$work/$name.toml" "$link" "$db" "$work/$name.sock" "$work/$name.err" "${daemon_env[@]}"
+  daemon_pid=$RIG_DAEMON_PID
+  children+=("$daemon_pid")
+  sleep 1
+  idle_figures=$(measure "$daemon_pid")
+  # shellcheck disable=SC2086
+  row "$name idle" $idle_figures
+  echo
+  echo "$name idle, by mapping:"
+  breakdown "$daemon_pid" "$daemon"
+  echo
+
+  "$cli" sim "$scenario" --speed "$speed" --idle-speed "$idle_speed" --link "$link" --quiet \
+    >"$work/$name.sim.out" 2>"$work/$name.sim.err" &
+  sim_pid=$!
+  children+=("$sim_pid")
+  echo "$name busy, every ${sample_s} s:"
+  header
+  max=(0 0 0 0 0 0)
+  local samples=0 now i
+  while kill -0 "$sim_pid" 2>/dev/null; do
+    sleep "$sample_s"
+    read -r -a now <<<"$(measure "$daemon_pid")"
+    samples=$((samples + 1))
+    for i in 0 1 2 3 4 5; do [ "${now[$i]}" -gt "${max[$i]}" ] && max[$i]=${now[$i]}; done
+    row "  sample $samples" "${now[@]}"
   done
-  "$cli" "${arguments[@]}" >/dev/null
-done < <(grep '^driver ' "$scenario")
+  wait "$sim_pid" || { echo "the sim failed:" >&2; cat "$work/$name.sim.err" >&2; exit 1; }
+  # The service reads what is still on the line before the MCU's end is final.
+  sleep 1
+  read -r -a final <<<"$(measure "$daemon_pid")"
+}
 
-# The virtual MCU says it is a rev B (USB): the board's mcu_board says so too, as in `fairfuel demo`.
-sed -e 's/^mcu_board = .*/mcu_board = "fairfuel-rev-b"/' -e "s/^group = .*/group = \"$group\"/" "$board" >"$work/board.toml"
-link="$work/mcu"
-"${daemon_env[@]}" "$daemon" --board "$work/board.toml" --port "$link" --db "$db" --control "$work/control.sock" 2>"$work/daemon.err" &
-daemon_pid=$!
-children+=("$daemon_pid")
-for _ in $(seq 100); do
-  "$cli" status --control "$work/control.sock" >/dev/null 2>&1 && break
-  kill -0 "$daemon_pid" 2>/dev/null || { cat "$work/daemon.err" >&2; exit 1; }
-  sleep 0.1
-done
-sleep 1
-idle_figures=$(measure "$daemon_pid")
-# shellcheck disable=SC2086
-row "fairfueld idle" $idle_figures
-echo
-echo "fairfueld idle, by mapping:"
-breakdown "$daemon_pid" "$daemon"
-echo
-
-"$cli" sim "$scenario" --speed "$speed" --idle-speed "$idle_speed" --link "$link" --quiet \
-  >"$work/sim.out" 2>"$work/sim.err" &
-sim_pid=$!
-children+=("$sim_pid")
-echo "fairfueld busy, every ${sample_s} s:"
-header
-max=(0 0 0 0 0 0)
-samples=0
-while kill -0 "$sim_pid" 2>/dev/null; do
-  sleep "$sample_s"
-  read -r -a now <<<"$(measure "$daemon_pid")"
-  samples=$((samples + 1))
-  for i in 0 1 2 3 4 5; do [ "${now[$i]}" -gt "${max[$i]}" ] && max[$i]=${now[$i]}; done
-  row "  sample $samples" "${now[@]}"
-done
-wait "$sim_pid" || { echo "the sim failed:" >&2; cat "$work/sim.err" >&2; exit 1; }
-# The service reads what is still on the line before the MCU's end is final.
-sleep 1
-read -r -a final <<<"$(measure "$daemon_pid")"
-echo
-echo "summary, KiB:"
-header
-# shellcheck disable=SC2086
-row "empty static Swift" $empty_figures
-# shellcheck disable=SC2086
-row "fairfueld idle" $idle_figures
-row "fairfueld busy, max" "${max[@]}"
-row "fairfueld busy, final" "${final[@]}"
+week fairfueld
+off_idle=$idle_figures off_max=("${max[@]}") off_final=("${final[@]}")
 echo
 echo "fairfueld after the week, by mapping:"
 breakdown "$daemon_pid" "$daemon"
@@ -271,12 +261,50 @@ if [ -s "$work/touched.pages" ]; then
   if [ -n "${ORDER_OUT:-}" ]; then
     { echo "# lld --symbol-ordering-file of fairfueld (Package.swift): the code symbols in the 4 KiB pages the daemon"
       echo "# executed while scripts/memory.sh played the family week, in address order. Regenerate:"
-      echo "#   TOUCHED=1 ORDER_OUT=Sources/fairfueld/fairfueld.order scripts/memory.sh && touch Sources/fairfueld/main.swift"
+      echo "#   TOUCHED=1 UPLINK=0 ORDER_OUT=Sources/fairfueld/fairfueld.order scripts/memory.sh && touch Sources/fairfueld/main.swift"
       echo "# (SwiftPM does not see this file change: touching main.swift relinks.) Symbols gone since are ignored."
       python3 scripts/resident-code.py --order "$work/touched.pages" "$BIN_DIR/fairfueld"; } >"$ORDER_OUT"
     echo "symbol order for the next link: $ORDER_OUT ($(grep -vc '^#' "$ORDER_OUT") symbols)"
   fi
 fi
+off_sim=$(tail -n 1 "$work/fairfueld.sim.out")
+off_trips=$("$cli" trips --json --db "$work/fairfueld.db" | grep -o '"id":[0-9]*' | wc -l)
+
+if [ "$uplink" = 1 ]; then
+  echo
+  rig_mosquitto "$work"
+  children+=("$RIG_MQTT_PID")
+  echo "the same week with [uplink] url = \"mqtt://127.0.0.1:$RIG_MQTT_PORT\" (a local Mosquitto, plain TCP):"
+  header
+  week uplink "mqtt://127.0.0.1:$RIG_MQTT_PORT"
+  grep -q "uplink connected" "$work/uplink.err" || { echo "the uplink never connected:" >&2; cat "$work/uplink.err" >&2; exit 1; }
+  echo
+  echo "uplink after the week, by mapping:"
+  breakdown "$daemon_pid" "$daemon"
+  kill -TERM "$daemon_pid"
+  wait "$daemon_pid" || true
+fi
+
 echo
-echo "sim: $(tail -n 1 "$work/sim.out")"
-echo "trips stored: $("$cli" trips --json --db "$db" | grep -o '"id":[0-9]*' | wc -l)"
+echo "summary, KiB:"
+header
+# shellcheck disable=SC2086
+row "empty static Swift" $empty_figures
+# shellcheck disable=SC2086
+row "fairfueld idle" $off_idle
+row "fairfueld busy, max" "${off_max[@]}"
+row "fairfueld busy, final" "${off_final[@]}"
+if [ "$uplink" = 1 ]; then
+  # shellcheck disable=SC2086
+  row "uplink on, idle" $idle_figures
+  row "uplink on, busy, max" "${max[@]}"
+  row "uplink on, busy, final" "${final[@]}"
+  read -r -a off_idle_fields <<<"$off_idle"
+  read -r -a on_idle_fields <<<"$idle_figures"
+  row "uplink's cost, idle" $(for i in 0 1 2 3 4 5; do printf '%d ' $(( on_idle_fields[i] - off_idle_fields[i] )); done)
+  row "uplink's cost, busy max" $(for i in 0 1 2 3 4 5; do printf '%d ' $(( max[i] - off_max[i] )); done)
+  echo "uplink: $(grep -c '' "$work/mosquitto.log") broker log lines; trips stored with the uplink on: $("$cli" trips --json --db "$work/uplink.db" | grep -o '"id":[0-9]*' | wc -l)"
+fi
+echo
+echo "sim: $off_sim"
+echo "trips stored: $off_trips"

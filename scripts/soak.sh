@@ -11,8 +11,92 @@
 #   FAIRFUEL_BIN=path scripts/soak.sh  # use a binary already built (no build step)
 #   BUILD_FLAGS="-Xswiftc -cross-module-optimization" SCRATCH=.build-cmo scripts/soak.sh
 #                                      # the build docs/soak.md compares with the dongle's
+#
+# The daemon itself (issue 16: flat over a 24-hour soak):
+#
+#   scripts/soak.sh --daemon [HOURS]   # fairfueld on a throw-away store while `fairfuel sim` plays
+#                                      # the family week's first HOURS (default 24) through the
+#                                      # virtual MCU on a pseudo-terminal; each simulated hour (the
+#                                      # link time fairfueld's status reports), its VmRSS, RssAnon, Pss
+#   BIN_DIR=.build/release scripts/soak.sh --daemon   # binaries already built there
+#   SPEED=300 IDLE_SPEED=3600 UPLINK=1 scripts/soak.sh --daemon 158   # the whole week, with an
+#                                      # [uplink] to a local Mosquitto
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = --daemon ]; then
+  shift
+  hours=${1:-24}
+  warmup_hours=${WARMUP_HOURS:-2}
+  scenario=scenarios/family-week.scenario
+  if [ -z "${BIN_DIR:-}" ]; then
+    ./scripts/install-deps.sh >&2
+    for product in fairfuel fairfueld; do
+      swift build -c release --static-swift-stdlib --product "$product" --scratch-path "${SCRATCH:-.build}" >&2
+    done
+    BIN_DIR=${SCRATCH:-.build}/release
+  fi
+  # shellcheck source=scripts/lib/daemon-rig.sh
+  . scripts/lib/daemon-rig.sh
+  work=$(mktemp -d /tmp/fairfuel-soak.XXXXXX)
+  children=()
+  cleanup() {
+    for pid in "${children[@]}"; do kill "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+  }
+  trap cleanup EXIT
+  cli="$BIN_DIR/fairfuel"
+  url=""
+  if [ "${UPLINK:-0}" = 1 ]; then
+    rig_mosquitto "$work"
+    children+=("$RIG_MQTT_PID")
+    url="mqtt://127.0.0.1:$RIG_MQTT_PORT"
+  fi
+  rig_provision "$cli" "$work/soak.db" "$scenario"
+  rig_board "${BOARD:-boards/pi-zero-2w.toml}" "$work/board.toml" "$(rig_group)" "$url"
+  rig_start_daemon "$cli" "$BIN_DIR/fairfueld" "$work/board.toml" "$work/mcu" "$work/soak.db" "$work/control.sock" "$work/daemon.err"
+  daemon_pid=$RIG_DAEMON_PID
+  children+=("$daemon_pid")
+  "$cli" sim "$scenario" --speed "${SPEED:-300}" --idle-speed "${IDLE_SPEED:-3600}" --seconds $((hours * 3600)) \
+    --link "$work/mcu" --quiet >"$work/sim.out" 2>"$work/sim.err" &
+  sim_pid=$!
+  children+=("$sim_pid")
+  echo "fairfueld ($BIN_DIR) soaked with $scenario for $hours simulated hours${url:+, uplink $url}; KiB:"
+  printf "%6s %9s %9s %9s %10s\n" sim_h vmrss_kib anon_kib pss_kib frames
+  # Each time the link time fairfueld reports passes a whole hour, its memory, read from outside.
+  last_hour=0
+  while kill -0 "$sim_pid" 2>/dev/null; do
+    status=$("$cli" status --json --control "$work/control.sock" 2>/dev/null || true)
+    link_ms=$(grep -o '"link_time_ms":[0-9]*' <<<"$status" | cut -d: -f2 || true)
+    if [ -n "$link_ms" ] && [ $((link_ms / 3600000)) -gt "$last_hour" ]; then
+      last_hour=$((link_ms / 3600000))
+      read -r vmrss anon _ _ pss _ <<<"$(rig_measure "$daemon_pid")"
+      frames=$(grep -o '"frames":{"frames":[0-9]*' <<<"$status" | grep -o '[0-9]*$' || true)
+      printf "%6d %9d %9d %9d %10s\n" "$last_hour" "$vmrss" "$anon" "$pss" "${frames:-?}"
+    fi
+    sleep 0.2
+  done | tee "$work/hours.txt"
+  wait "$sim_pid" || { echo "the sim failed:" >&2; cat "$work/sim.err" >&2; exit 1; }
+  sleep 1
+  read -r vmrss anon _ _ pss _ <<<"$(rig_measure "$daemon_pid")"
+  printf "%6s %9d %9d %9d  (after the sim ended)\n" end "$vmrss" "$anon" "$pss"
+  echo
+  echo "sim: $(tail -n 1 "$work/sim.out")"
+  echo "trips stored: $("$cli" trips --json --db "$work/soak.db" | grep -o '"id":[0-9]*' | wc -l)"
+  awk -v warmup="$warmup_hours" -v endRSS="$vmrss" -v endAnon="$anon" '
+    $1 + 0 > warmup {
+      if (n++ == 0) { firstRSS = $2; firstAnon = $3; minRSS = $2 }
+      lastRSS = $2; lastAnon = $3
+      if ($2 < minRSS) minRSS = $2
+      if ($2 > maxRSS) maxRSS = $2
+      if ($3 > maxAnon) maxAnon = $3
+    }
+    END {
+      if (n == 0) { print "no hourly sample after the warm-up"; exit 1 }
+      printf "after %d h warm-up, %d hourly samples: VmRSS first %d, last %d, min %d, max %d KiB (growth first to last %.2f %%); RssAnon first %d, last %d, max %d KiB\n", warmup, n, firstRSS, lastRSS, minRSS, maxRSS, (lastRSS - firstRSS) * 100 / firstRSS, firstAnon, lastAnon, maxAnon
+    }' "$work/hours.txt"
+  exit 0
+fi
 
 hours=${1:-24}
 seed=${SEED:-1}
