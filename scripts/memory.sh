@@ -64,7 +64,9 @@ trap cleanup EXIT
 # (Raspberry Pi OS, 6.12) caches its files, each fault maps the kernel's 64 KiB fault-around
 # window. Every binary measured here (the empty program too) is written the same way.
 strip_tool=$(command -v strip || command -v llvm-strip)
-in_small_pages() { dd if="$1" of="$2" bs=4096 status=none && chmod +x "$2"; }
+# Synced, so that no page is still under writeback when the daemon maps it: the kernel's
+# fault-around skips such pages, and the figures would then depend on the disk's speed.
+in_small_pages() { dd if="$1" of="$2" bs=4096 status=none && chmod +x "$2" && sync "$2"; }
 for binary in fairfuel fairfueld; do
   "$strip_tool" --strip-unneeded --remove-section=.comment --remove-section=.note \
     -o "$work/$binary.stripped" "$BIN_DIR/$binary"
@@ -142,6 +144,23 @@ empty_build=(swiftc -O -static-stdlib "$empty_source" -o "$work/empty.built")
 "${empty_build[@]}"
 in_small_pages "$work/empty.built" "$work/empty"
 
+# The shared libraries too (libc, libm, libsqlite3, ...; libmosquitto, libssl and libcrypto for the
+# uplink) are read from copies written in 4 KiB writes (LD_LIBRARY_PATH), for the empty program and
+# the daemon alike: the system's copies were cached by readahead, which on this kernel makes large
+# folios (libc's and libsqlite3's code then reads all but wholly resident), where a board's kernel
+# caches 4 KiB pages. SYSTEM_LIBS=1 measures with the system's copies as they are cached.
+library_env=()
+if [ "${SYSTEM_LIBS:-0}" != 1 ]; then
+  mkdir "$work/lib"
+  libraries=$( { ldd "$daemon"; ldd "$work/empty"; ldd "$(ldconfig -p | awk '/libmosquitto\.so\.1 / { print $NF; exit }')" 2>/dev/null || true; } |
+    awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | sort -u)
+  while read -r soname path; do
+    in_small_pages "$path" "$work/lib/$soname"
+  done <<<"$libraries"
+  library_env=(env "LD_LIBRARY_PATH=$work/lib")
+  if [ ${#daemon_env[@]} -gt 0 ]; then daemon_env+=("LD_LIBRARY_PATH=$work/lib"); else daemon_env=("${library_env[@]}"); fi
+fi
+
 # VmRSS RssAnon RssFile Pss Pss_Anon Threads of PID, in KiB (threads a count).
 measure() { rig_measure "$1"; }
 
@@ -192,7 +211,7 @@ echo
 echo "resident memory, KiB:"
 header
 
-"$work/empty" & empty_pid=$!
+"${library_env[@]}" "$work/empty" & empty_pid=$!
 children+=("$empty_pid")
 sleep 0.5
 empty_figures=$(measure "$empty_pid")

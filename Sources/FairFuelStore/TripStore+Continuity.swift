@@ -19,7 +19,7 @@ extension TripStore {
     public func tripToContinue(motion: MotionThresholds, session thresholds: SessionThresholds) throws(StoreError) -> TripToContinue? {
         typealias Row = (id: SessionID, driver: DriverID?, reason: String?, start: Int64?, last: Int64?, stopped: Int64?, end: Int64?)
         let newest: Row? = try wrap { () throws(SQLiteError) in
-            try connection.query(
+            try connection.queryOnce(
                 "SELECT id, driver_id, end_reason, start_utc_ms, last_utc_ms, stopped_utc_ms, end_utc_ms FROM sessions ORDER BY id DESC LIMIT 1"
             ) { row in
                 (SessionID(row.int64(0)), row.optionalInt64(1).map(DriverID.init), row.text(2), row.optionalInt64(3),
@@ -91,7 +91,7 @@ extension TripStore {
     public func reopenSession(_ id: SessionID, absorbing held: [Int64] = []) throws(StoreError) {
         try write(durable: true) {
             for stretch in held { try connection.run("DELETE FROM untracked_driving WHERE id = ?", .integer(stretch)) }
-            try connection.run(
+            try connection.runOnce(
                 """
                 UPDATE sessions SET end_reason = NULL, end_link_ms = NULL, end_utc_ms = NULL, stopped_utc_ms = NULL,
                     driver_left_utc_ms = NULL, resumed_count = resumed_count + 1
@@ -105,7 +105,7 @@ extension TripStore {
     public func markContinued(_ id: SessionID, from previous: SessionID?, absorbing held: [Int64] = []) throws(StoreError) {
         try write(durable: true) {
             for stretch in held { try connection.run("DELETE FROM untracked_driving WHERE id = ?", .integer(stretch)) }
-            try connection.run(
+            try connection.runOnce(
                 "UPDATE sessions SET resumed_count = resumed_count + 1, continued_from = ? WHERE id = ?",
                 .optional(previous?.rawValue), .integer(id.rawValue))
         }

@@ -17,7 +17,7 @@ extension TripStore {
     public func losses() throws(StoreError) -> StoreLosses {
         try wrap { () throws(SQLiteError) in
             var losses = StoreLosses()
-            let rows = try connection.query("SELECT kind, count FROM store_losses") { ($0.text(0) ?? "", Int($0.int64(1))) }
+            let rows = try connection.queryOnce("SELECT kind, count FROM store_losses") { ($0.text(0) ?? "", Int($0.int64(1))) }
             for (name, count) in rows { if let kind = StoreLossKind(rawValue: name) { losses[kind] = count } }
             return losses
         }

@@ -54,7 +54,7 @@ extension TripStore {
     /// Starts a new run of the service (a boot, a replay): link times are only comparable within a run.
     public func beginRun(note: String) throws(StoreError) -> Int64 {
         try write {
-            try connection.run("INSERT INTO runs (started_note) VALUES (?)", .text(note))
+            try connection.runOnce("INSERT INTO runs (started_note) VALUES (?)", .text(note))
             return connection.lastInsertRowID
         }
     }
@@ -121,13 +121,13 @@ extension TripStore {
     /// Stamps this run's sessions that started before UTC was known.
     public func anchorRun(_ run: Int64, offsetMs: Int64) throws(StoreError) {
         try write {
-            try connection.run(
+            try connection.runOnce(
                 "UPDATE sessions SET start_utc_ms = start_link_ms + ? WHERE run_id = ? AND start_utc_ms IS NULL",
                 .integer(offsetMs), .integer(run))
-            try connection.run(
+            try connection.runOnce(
                 "UPDATE sessions SET end_utc_ms = end_link_ms + ? WHERE run_id = ? AND end_utc_ms IS NULL AND end_link_ms IS NOT NULL",
                 .integer(offsetMs), .integer(run))
-            try connection.run(
+            try connection.runOnce(
                 "UPDATE sessions SET last_utc_ms = COALESCE(end_utc_ms, start_utc_ms) WHERE run_id = ? AND last_utc_ms IS NULL",
                 .integer(run))
         }
@@ -139,7 +139,7 @@ extension TripStore {
     @discardableResult
     public func endSessionsLeftOpen(except kept: SessionID? = nil, only: SessionID? = nil) throws(StoreError) -> [SessionID] {
         let open = try wrap { () throws(SQLiteError) in
-            try connection.query(
+            try connection.queryOnce(
                 "SELECT id, start_utc_ms, last_utc_ms FROM sessions WHERE end_reason IS NULL AND id IS NOT ? AND (? IS NULL OR id = ?) ORDER BY id",
                 .optional(kept?.rawValue), .optional(only?.rawValue), .optional(only?.rawValue)
             ) { (SessionID($0.int64(0)), $0.optionalInt64(1), $0.optionalInt64(2)) }

@@ -88,7 +88,7 @@ extension VehicleProfile {
 extension TripStore {
     public func vehicle() throws(StoreError) -> VehicleProfile {
         let rows = try wrap { () throws(SQLiteError) in
-            try connection.query(
+            try connection.queryOnce(
                 """
                 SELECT name, rated_l_per_100km, mass_kg, idle_l_per_h, fuel_type, tank_l, currency,
                        currency_minor_digits, units, untracked_policy, fuel_scale FROM vehicle WHERE id = 1
