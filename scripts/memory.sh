@@ -21,7 +21,8 @@
 #   TOUCHED=1 scripts/memory.sh   # also which 4 KiB code pages the daemon executed (a diagnostic: an
 #                                 # LD_PRELOAD tracer faults each page once), beside those resident;
 #                                 # TOUCHED_OUT=FILE keeps their file offsets; ORDER_OUT=FILE writes
-#                                 # the symbols in them as lld's --symbol-ordering-file (fairfueld.order)
+#                                 # the symbols in them as lld's --symbol-ordering-file (scripts/daemon-order.sh
+#                                 # uses it for fairfueld.order)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -50,31 +51,40 @@ fi
 
 work=$(mktemp -d /tmp/fairfuel-memory.XXXXXX)
 children=()
+children_dirs=()
 cleanup() {
   for pid in "${children[@]}"; do kill "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
+  rm -rf "$work" "${children_dirs[@]}"
 }
 trap cleanup EXIT
 
 # The binaries as the .deb ships them: stripped (scripts/build-deb.sh's flags).
-# Each binary is then copied in 4 KiB writes: how big a piece of a file one page fault maps depends on
-# the page cache's folios, and this kernel (ext4 with large folios, Linux 6.16 on) caches a file
-# written in large writes, as strip writes, in folios of up to 2 MiB that a fault maps whole: the
-# same code then reads up to 1 MB more resident from run to run. In 4 KiB pages, as a board's kernel
-# (Raspberry Pi OS, 6.12) caches its files, each fault maps the kernel's 64 KiB fault-around
-# window. Every binary measured here (the empty program too) is written the same way.
+# Each binary (and below, each shared library) is measured from a copy in 4 KiB pages that stay in
+# memory: how big a piece of a file one page fault maps depends on the page cache's folios. This
+# kernel (ext4 with large folios, Linux 6.16 on) caches a file written in large writes, as strip
+# writes it, or read back by readahead after its pages were dropped, in folios of up to 2 MiB that a
+# fault maps whole: the same code then read up to 1 MB more resident from run to run. In 4 KiB pages,
+# as a board's kernel (Raspberry Pi OS, 6.12) caches its files, each fault maps the kernel's 64 KiB
+# fault-around window. The copies go to tmpfs (/dev/shm: 4 KiB pages, never dropped) when it allows
+# executing; else next to the rest, written in 4 KiB writes and synced (no page under writeback, which
+# fault-around skips). Every binary measured here, the empty program too, is copied the same way.
 strip_tool=$(command -v strip || command -v llvm-strip)
-# Synced, so that no page is still under writeback when the daemon maps it: the kernel's
-# fault-around skips such pages, and the figures would then depend on the disk's speed.
+pages=$work/pages
+if [ "$(findmnt -n -o FSTYPE /dev/shm 2>/dev/null)" = tmpfs ] && ! findmnt -n -o OPTIONS /dev/shm | grep -qw noexec; then
+  pages=$(mktemp -d /dev/shm/fairfuel-memory.XXXXXX)
+  children_dirs+=("$pages")
+else
+  mkdir "$pages"
+fi
 in_small_pages() { dd if="$1" of="$2" bs=4096 status=none && chmod +x "$2" && sync "$2"; }
 for binary in fairfuel fairfueld; do
   "$strip_tool" --strip-unneeded --remove-section=.comment --remove-section=.note \
     -o "$work/$binary.stripped" "$BIN_DIR/$binary"
-  in_small_pages "$work/$binary.stripped" "$work/$binary"
+  in_small_pages "$work/$binary.stripped" "$pages/$binary"
   rm "$work/$binary.stripped"
 done
-cli="$work/fairfuel"
-daemon="$work/fairfueld"
+cli="$pages/fairfuel"
+daemon="$pages/fairfueld"
 daemon_env=()
 if [ "${TOUCHED:-0}" = 1 ]; then
   # The kernel maps code in 64 KiB fault-around blocks: what the daemon executed is less than what
@@ -142,7 +152,7 @@ empty_source="$work/empty.swift"
 printf '#if canImport(Glibc)\nimport Glibc\n#endif\npause()\n' >"$empty_source"
 empty_build=(swiftc -O -static-stdlib "$empty_source" -o "$work/empty.built")
 "${empty_build[@]}"
-in_small_pages "$work/empty.built" "$work/empty"
+in_small_pages "$work/empty.built" "$pages/empty"
 
 # The shared libraries too (libc, libm, libsqlite3, ...; libmosquitto, libssl and libcrypto for the
 # uplink) are read from copies written in 4 KiB writes (LD_LIBRARY_PATH), for the empty program and
@@ -151,14 +161,14 @@ in_small_pages "$work/empty.built" "$work/empty"
 # caches 4 KiB pages. SYSTEM_LIBS=1 measures with the system's copies as they are cached.
 library_env=()
 if [ "${SYSTEM_LIBS:-0}" != 1 ]; then
-  mkdir "$work/lib"
-  libraries=$( { ldd "$daemon"; ldd "$work/empty"; ldd "$(ldconfig -p | awk '/libmosquitto\.so\.1 / { print $NF; exit }')" 2>/dev/null || true; } |
+  mkdir "$pages/lib"
+  libraries=$( { ldd "$daemon"; ldd "$pages/empty"; ldd "$(ldconfig -p | awk '/libmosquitto\.so\.1 / { print $NF; exit }')" 2>/dev/null || true; } |
     awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | sort -u)
   while read -r soname path; do
-    in_small_pages "$path" "$work/lib/$soname"
+    in_small_pages "$path" "$pages/lib/$soname"
   done <<<"$libraries"
-  library_env=(env "LD_LIBRARY_PATH=$work/lib")
-  if [ ${#daemon_env[@]} -gt 0 ]; then daemon_env+=("LD_LIBRARY_PATH=$work/lib"); else daemon_env=("${library_env[@]}"); fi
+  library_env=(env "LD_LIBRARY_PATH=$pages/lib")
+  if [ ${#daemon_env[@]} -gt 0 ]; then daemon_env+=("LD_LIBRARY_PATH=$pages/lib"); else daemon_env=("${library_env[@]}"); fi
 fi
 
 # VmRSS RssAnon RssFile Pss Pss_Anon Threads of PID, in KiB (threads a count).
@@ -205,13 +215,13 @@ echo "empty program: ${empty_build[*]}"
 echo "  (source: $(tr '\n' ' ' <"$empty_source"))"
 echo "fairfueld, fairfuel: $BIN_DIR, stripped as scripts/build-deb.sh strips them"
 printf "stripped sizes: fairfueld %d bytes, fairfuel %d bytes, empty %d bytes\n" \
-  "$(stat -c %s "$daemon")" "$(stat -c %s "$cli")" "$(stat -c %s "$work/empty")"
+  "$(stat -c %s "$daemon")" "$(stat -c %s "$cli")" "$(stat -c %s "$pages/empty")"
 echo "board profile: $board with mcu_board = \"fairfuel-rev-b\" (the virtual MCU's), control group = \"$group\"; busy: $scenario at ${speed}x (${idle_speed}x parked)"
 echo
 echo "resident memory, KiB:"
 header
 
-"${library_env[@]}" "$work/empty" & empty_pid=$!
+"${library_env[@]}" "$pages/empty" & empty_pid=$!
 children+=("$empty_pid")
 sleep 0.5
 empty_figures=$(measure "$empty_pid")
@@ -278,10 +288,9 @@ if [ -s "$work/touched.pages" ]; then
   python3 scripts/resident-code.py --touched "$work/touched.pages" "$BIN_DIR/fairfueld"
   [ -z "${TOUCHED_OUT:-}" ] || cp "$work/touched.pages" "$TOUCHED_OUT"
   if [ -n "${ORDER_OUT:-}" ]; then
-    { echo "# lld --symbol-ordering-file of fairfueld (Package.swift): the code symbols in the 4 KiB pages the daemon"
-      echo "# executed while scripts/memory.sh played the family week, in address order. Regenerate:"
-      echo "#   TOUCHED=1 UPLINK=0 ORDER_OUT=Sources/fairfueld/fairfueld.order scripts/memory.sh && touch Sources/fairfueld/main.swift"
-      echo "# (SwiftPM does not see this file change: touching main.swift relinks.) Symbols gone since are ignored."
+    { echo "# The code symbols in the 4 KiB pages fairfueld executed while scripts/memory.sh played the family week,"
+      echo "# in address order: lld's --symbol-ordering-file at page granularity, and the input of"
+      echo "# scripts/daemon-order.sh, which writes Sources/fairfueld/fairfueld.order from it and sanitizer coverage."
       python3 scripts/resident-code.py --order "$work/touched.pages" "$BIN_DIR/fairfueld"; } >"$ORDER_OUT"
     echo "symbol order for the next link: $ORDER_OUT ($(grep -vc '^#' "$ORDER_OUT") symbols)"
   fi
