@@ -23,13 +23,7 @@ for product in fairfuel fairfueld; do
 done
 # shellcheck source=scripts/lib/daemon-rig.sh
 . scripts/lib/daemon-rig.sh
-work=$(mktemp -d /tmp/fairfuel-order.XXXXXX)
-children=()
-cleanup() {
-  for pid in "${children[@]}"; do kill "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+rig_begin fairfuel-order
 cli=.build/release/fairfuel
 
 # covered NAME [UPLINK_URL]: the week through the instrumented daemon; its coverage in $work/NAME.cov.

@@ -49,14 +49,7 @@ if [ -z "${BIN_DIR:-}" ]; then
   BIN_DIR="$scratch/release"
 fi
 
-work=$(mktemp -d /tmp/fairfuel-memory.XXXXXX)
-children=()
-children_dirs=()
-cleanup() {
-  for pid in "${children[@]}"; do kill "$pid" 2>/dev/null || true; done
-  rm -rf "$work" "${children_dirs[@]}"
-}
-trap cleanup EXIT
+rig_begin fairfuel-memory
 
 # The binaries as the .deb ships them: stripped (scripts/build-deb.sh's flags).
 # Each binary (and below, each shared library) is measured from a copy in 4 KiB pages that stay in

@@ -38,13 +38,7 @@ if [ "${1:-}" = --daemon ]; then
   fi
   # shellcheck source=scripts/lib/daemon-rig.sh
   . scripts/lib/daemon-rig.sh
-  work=$(mktemp -d /tmp/fairfuel-soak.XXXXXX)
-  children=()
-  cleanup() {
-    for pid in "${children[@]}"; do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-  }
-  trap cleanup EXIT
+  rig_begin fairfuel-soak
   cli="$BIN_DIR/fairfuel"
   url=""
   if [ "${UPLINK:-0}" = 1 ]; then

@@ -3,6 +3,20 @@
 # throw-away store, fed by `fairfuel sim` on a pseudo-terminal, measured from outside through the
 # kernel's own accounting. Source it; it defines functions only.
 
+# rig_begin NAME: a scratch directory ($work, under /tmp) removed at exit, with every process in
+# $children stopped and every directory in $children_dirs removed too.
+rig_begin() {
+  work=$(mktemp -d "/tmp/$1.XXXXXX")
+  children=()
+  children_dirs=()
+  trap rig_end EXIT
+}
+rig_end() {
+  local pid
+  for pid in "${children[@]}"; do kill "$pid" 2>/dev/null || true; done
+  rm -rf "$work" "${children_dirs[@]}"
+}
+
 # VmRSS RssAnon RssFile Threads Pss Pss_Anon of PID, in KiB (/proc/PID/status, smaps_rollup).
 rig_measure() {
   awk '/^VmRSS:/ { r = $2 } /^RssAnon:/ { a = $2 } /^RssFile:/ { f = $2 } /^Threads:/ { t = $2 }
