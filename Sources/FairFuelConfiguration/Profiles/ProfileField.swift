@@ -82,16 +82,20 @@ extension ProfileField {
         ProfileField(
             key: key, isRequired: required,
             decode: { profile, value, origin throws(ProfileError) in
-                guard let text = value.stringValue else {
-                    throw .wrongType(line: origin.line, key: origin.name, expected: "string", found: value.typeName)
-                }
-                if let problem = rule.problem(with: text) {
-                    throw .outOfRange(
-                        line: origin.fileLine, key: origin.name, value: TOMLWriter.quoted(text), allowed: problem)
-                }
-                profile[keyPath: path] = text
+                profile[keyPath: path] = try Self.checkedString(value, origin, rule)
             },
             encode: { .string($0[keyPath: path]) })
+    }
+
+    /// The string in `value` when `rule` accepts it.
+    private static func checkedString(_ value: TOMLValue, _ origin: Origin, _ rule: ProfileStringRule) throws(ProfileError) -> String {
+        guard let text = value.stringValue else {
+            throw .wrongType(line: origin.line, key: origin.name, expected: "string", found: value.typeName)
+        }
+        if let problem = rule.problem(with: text) {
+            throw .outOfRange(line: origin.fileLine, key: origin.name, value: TOMLWriter.quoted(text), allowed: problem)
+        }
+        return text
     }
 
     /// Like `string`, for a key that may be absent (nil).
@@ -101,14 +105,7 @@ extension ProfileField {
         ProfileField(
             key: key, isRequired: false,
             decode: { profile, value, origin throws(ProfileError) in
-                guard let text = value.stringValue else {
-                    throw .wrongType(line: origin.line, key: origin.name, expected: "string", found: value.typeName)
-                }
-                if let problem = rule.problem(with: text) {
-                    throw .outOfRange(
-                        line: origin.fileLine, key: origin.name, value: TOMLWriter.quoted(text), allowed: problem)
-                }
-                profile[keyPath: path] = text
+                profile[keyPath: path] = try Self.checkedString(value, origin, rule)
             },
             encode: { profile in profile[keyPath: path].map { .string($0) } })
     }
