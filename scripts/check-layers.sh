@@ -8,8 +8,8 @@
 #   - a target imports a module it does not declare in Package.swift (its own target and product
 #     dependencies; toolchain modules aside),
 #   - a lower layer imports (or declares) a higher one (the table below),
-#   - Glibc, Darwin or Musl is imported outside the edges, the SQLite wrapper, the runtime shell
-#     and the tests (the executables, `fairfuel` and `fairfueld`, reach libc through them),
+#   - Glibc, Darwin or Musl is imported outside the edges, the SQLite wrapper and the tests (the
+#     runtime shell and the executables, `fairfuel` and `fairfueld`, reach libc through them),
 #   - a product target imports Foundation or a test framework (the product has no Foundation),
 #   - a target of the product is missing from the layer table.
 # C modules (system-library and C targets) may be imported wherever they are declared.
@@ -63,10 +63,10 @@ LAYERS = [
 ]
 LAYER_OF = {name: index for index, names in enumerate(LAYERS) for name in names}
 
-# Where the C library may be imported: the edges, the SQLite wrapper and the runtime shell (and
-# every test target and TestSupport). The executables call libc through them, never directly.
+# Where the C library may be imported: the edges and the SQLite wrapper (and every test target and
+# TestSupport). The runtime shell and the executables call libc through them, never directly.
 LIBC = {"Glibc", "Darwin", "Musl"}
-LIBC_ALLOWED = {"FairFuelEdges", "FairFuelSQLite", "FairFuelService"}
+LIBC_ALLOWED = {"FairFuelEdges", "FairFuelSQLite"}
 # Test-only helpers: regular targets that live with the tests.
 TEST_SUPPORT = {"TestSupport"}
 

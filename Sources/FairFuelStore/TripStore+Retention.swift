@@ -18,6 +18,9 @@ extension TripStore {
     /// Database, WAL and reserve bytes as the file system sees them.
     public var bytesOnDisk: Int64 { SQLiteDatabaseFiles(path: path).bytesOnDisk }
 
+    /// Bytes of the database file at `path` alone (no WAL, no reserve); nil when there is none.
+    public static func databaseFileBytes(at path: String) -> Int64? { SQLiteDatabaseFiles.size(of: path) }
+
     /// Creates the reserve file when it is missing and the file system has room for it
     /// four times over; true when the reserve is in place.
     @discardableResult

@@ -11,8 +11,10 @@ public struct ControlSocketError: Error, Sendable, Equatable, CustomStringConver
     public var errnoCode: Int32
     /// A live service answers at `path` already (its pid when the kernel says).
     public var inUseByPID: Int32?
+    /// A socket is bound at `path` already (EADDRINUSE).
+    public var isAddressInUse: Bool { errnoCode == EADDRINUSE }
     public var description: String {
-        if errnoCode == EADDRINUSE {
+        if isAddressInUse {
             return "control socket \(path): another service answers there\(inUseByPID.map { " (pid \($0))" } ?? ""); not taken over"
         }
         return "control socket \(path): cannot \(operation): \(String(cString: strerror(errnoCode)))"

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Why the MQTT client could not connect or publish; never carries a password.
 public enum MQTTClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The broker refused the user name or password (CONNACK 4, or 0x86 in MQTT 5).
@@ -12,6 +16,10 @@ public enum MQTTClientError: Error, Sendable, Equatable, CustomStringConvertible
     case lookupFailed(host: String)
     /// A certificate, key or credentials file cannot be read; `role` says which.
     case unreadableFile(role: String, path: String, errnoCode: Int32)
+    /// A file that is not there at all (ENOENT): `unreadableFile` with the system's reason.
+    public static func missingFile(role: String, path: String) -> MQTTClientError {
+        .unreadableFile(role: role, path: path, errnoCode: ENOENT)
+    }
     /// The credentials file can be read by its group or by others.
     case credentialsFileTooOpen(path: String, mode: UInt32)
     /// The credentials file is not a user name line and a password line.

@@ -2,10 +2,6 @@ import FairFuelConfiguration
 import FairFuelCore
 import FairFuelEdges
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `fairfueld`'s `main`: its few options parsed by hand (the daemon carries no argument-parsing
 /// library), then `ServiceDaemon.run`, the same code as `fairfuel run`. Here rather than in the
 /// executable so that libc stays in the runtime shell.
@@ -35,15 +31,15 @@ extension DaemonCommandLine {
         switch parse(arguments) {
         case .help:
             print(usage)
-            exit(0)
+            ProcessExit.now(0)
         case .version:
             print("fairfueld \(FairFuelVersion.string)")
-            exit(0)
+            ProcessExit.now(0)
         case .failure(let message):
             fail("\(message) (see fairfueld --help)", status: usageExitStatus)
         case .run(let options):
             do {
-                exit(try ServiceDaemon.run(options))
+                ProcessExit.now(try ServiceDaemon.run(options))
             } catch {
                 fail("\(error)", status: 1)
             }
@@ -52,6 +48,6 @@ extension DaemonCommandLine {
 
     private static func fail(_ message: String, status: Int32) -> Never {
         StandardErrorLog.write(Array("fairfueld: \(message)\n".utf8))
-        exit(status)
+        ProcessExit.now(status)
     }
 }

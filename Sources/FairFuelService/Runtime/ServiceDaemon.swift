@@ -2,10 +2,6 @@ import FairFuelConfiguration
 import FairFuelCore
 import FairFuelEdges
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What `fairfueld` and `fairfuel run` were asked for; nil means "the board profile's value".
 public struct ServiceDaemonOptions: Sendable, Equatable {
     /// Board profile file; nil: `BoardProfile.installedPath` if readable, else the built-in Pi Zero 2 W.
@@ -38,7 +34,7 @@ public enum ServiceDaemon {
     /// Runs the service until SIGTERM or SIGINT; returns the exit status (0 after a clean stop).
     public static func run(_ options: ServiceDaemonOptions) throws(ServiceDaemonError) -> Int32 {
         // Files are never world-readable, whatever started the process (systemd sets the same).
-        _ = umask(0o027)
+        FileCreationMask.set(0o027)
         let profile = try loadBoard(path: options.boardPath)
         // Signals are blocked before any thread starts, then read from a signalfd in the loop.
         let signals: SignalWatcher
@@ -65,7 +61,7 @@ public enum ServiceDaemon {
                 board: profile, storePath: store,
                 port: options.port, controlSocketPath: options.controlSocketPath, logger: logger,
                 notifier: SystemdNotifier.fromProcessEnvironment(),
-                credentialsDirectory: getenv("CREDENTIALS_DIRECTORY").map { String(cString: $0) }))
+                credentialsDirectory: ProcessEnvironment.value("CREDENTIALS_DIRECTORY")))
         } catch {
             logger.error("cannot start: \(error)")
             throw ServiceDaemonError("cannot start: \(error)")
@@ -87,7 +83,7 @@ public enum ServiceDaemon {
 
     /// The profile at `path`, else the installed one if readable, else the built-in Pi Zero 2 W.
     public static func loadBoard(path: String?) throws(ServiceDaemonError) -> BoardProfile {
-        let path = path ?? (access(BoardProfile.installedPath, R_OK) == 0 ? BoardProfile.installedPath : nil)
+        let path = path ?? (FileOperations.isReadable(BoardProfile.installedPath) ? BoardProfile.installedPath : nil)
         guard let path else { return .piZero2W }
         do {
             return try BoardProfile.load(path: path)
@@ -99,7 +95,7 @@ public enum ServiceDaemon {
     /// `--db`, else a non-empty `$FAIRFUEL_DB`, else the profile's store path.
     static func storePath(_ explicit: String?, profile: BoardProfile) -> String {
         if let explicit { return explicit }
-        if let value = getenv("FAIRFUEL_DB"), value.pointee != 0 { return String(cString: value) }
+        if let value = ProcessEnvironment.value("FAIRFUEL_DB"), !value.isEmpty { return value }
         return profile.store.path
     }
 }

@@ -7,10 +7,6 @@ import FairFuelParsers
 import FairFuelServiceCore
 import FairFuelStore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The shell around `ServiceCore`: one poll loop (no busy loop: an idle dongle sleeps in
 /// poll) over the MCU's port, gpsd, the control socket and the signals; it reads, hands each
 /// event to the core with the host's time, and performs the core's actions (writes to the
@@ -87,11 +83,8 @@ public final class ServiceRuntime {
         }
         // A corrupt store is moved aside (never deleted) and a fresh one started; the wall
         // clock, maybe wrong without an RTC, only names the moved file.
-        var wallClock = timespec()
-        clock_gettime(CLOCK_REALTIME, &wallClock)
         store = try TripStore.openCheckingIntegrity(
-            path: options.storePath, configuration: configuration,
-            wallClockUTCMs: Int64(wallClock.tv_sec) * 1000 + Int64(wallClock.tv_nsec) / 1_000_000).store
+            path: options.storePath, configuration: configuration, wallClockUTCMs: WallClock.utcMilliseconds()).store
         // With an uplink, every finished trip, refuel, split and correction queues its message with the record.
         store.uplink = options.board.uplink?.outbox
         // Retention once at start-up (without a trusted time: the disk budget only), then hourly.
@@ -131,11 +124,11 @@ public final class ServiceRuntime {
         if let path = options.controlSocketPath {
             do {
                 control = try ControlSocketServer(
-                    path: path, mode: mode_t(options.board.control.socketMode), group: options.board.control.group,
+                    path: path, mode: UInt32(options.board.control.socketMode), group: options.board.control.group,
                     maximumClients: options.board.control.maxClients)
             } catch {
                 // Another live service answers there: two services must not share a socket.
-                if error.inUseByPID != nil || error.errnoCode == EADDRINUSE { throw error }
+                if error.inUseByPID != nil || error.isAddressInUse { throw error }
                 logger.warning("\(error); running without a control socket")
             }
         }
@@ -146,34 +139,30 @@ public final class ServiceRuntime {
     public func runLoop(extraDescriptors: [Int32] = [], onReadable: (Int32) -> Void = { _ in }, shouldStop: () -> Bool = { false }) {
         logger.info("service started: store \(options.storePath), MCU port \(options.port)")
         try? options.notifier.ready(status: "waiting for the MCU on \(options.port)")
-        var descriptors: [pollfd] = []
+        var pollSet = PollSet()
         uplink?.start(nowMs: clock.now.value)
         while !stopRequested && !shouldStop() {
             let now = clock.now
             if core.wantsLink(at: now) { connect(at: now) }
             if let event = gpsd?.reconnectIfDue() { log(gpsd: event) }
 
-            descriptors.removeAll(keepingCapacity: true)
-            if let connection { descriptors.append(pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
-            for fd in extraDescriptors { descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            pollSet.removeAll()
+            if let connection { pollSet.add(connection.fileDescriptor) }
+            for fd in extraDescriptors { pollSet.add(fd) }
             let gpsdDescriptor = gpsd?.fileDescriptor
-            if let gpsdDescriptor { descriptors.append(pollfd(fd: gpsdDescriptor, events: Int16(POLLIN), revents: 0)) }
-            for fd in control?.pollDescriptors ?? [] { descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-            let uplinkDescriptor = uplink?.pollDescriptor
-            if let uplinkDescriptor { descriptors.append(uplinkDescriptor) }
+            if let gpsdDescriptor { pollSet.add(gpsdDescriptor) }
+            for fd in control?.pollDescriptors ?? [] { pollSet.add(fd) }
+            let uplinkRequest = uplink?.pollRequest
+            if let uplinkRequest { pollSet.add(uplinkRequest.descriptor, writable: uplinkRequest.writable) }
             var timeout = core.millisecondsUntilWork(at: now)
             if let untilGPSD = gpsd?.millisecondsUntilReconnect() { timeout = min(timeout, untilGPSD) }
             if let untilUplink = uplink?.millisecondsUntilWork(nowMs: now.value) { timeout = min(timeout, untilUplink) }
-            _ = poll(&descriptors, nfds_t(descriptors.count), Int32(max(0, timeout)))
+            pollSet.wait(timeoutMs: timeout)
 
             let after = clock.now
             if connection != nil { readLink(at: after) }
-            if let gpsdDescriptor, descriptors.contains(where: { $0.fd == gpsdDescriptor && $0.revents != 0 }) {
-                readGPSD(at: after)
-            }
-            for descriptor in descriptors where descriptor.revents != 0 && extraDescriptors.contains(descriptor.fd) {
-                onReadable(descriptor.fd)
-            }
+            if let gpsdDescriptor, pollSet.isReady(gpsdDescriptor) { readGPSD(at: after) }
+            for fd in extraDescriptors where pollSet.isReady(fd) { onReadable(fd) }
             if let interval = options.notifier.watchdogPingIntervalMs, after.value - lastWatchdog.value >= interval {
                 lastWatchdog = after
                 try? options.notifier.watchdog()
@@ -181,8 +170,8 @@ public final class ServiceRuntime {
             serviceControl(at: after)
             core.timePassed(at: after) { perform($0) }
             if let uplink {
-                let revents = uplinkDescriptor.flatMap { wanted in descriptors.first { $0.fd == wanted.fd }?.revents } ?? 0
-                uplink.service(revents: revents, nowMs: clock.now.value)
+                let readiness = uplinkRequest.map { pollSet.readiness(of: $0.descriptor) } ?? .none
+                uplink.service(readiness: readiness, nowMs: clock.now.value)
             }
         }
         shutdown()
@@ -362,9 +351,8 @@ public final class ServiceRuntime {
 
     /// Link state, firmware, frame counters, GNSS, beacons in range, session and store size.
     public func statusJSON() -> String {
-        var info = stat()
         let shell = ShellStatus(
-            storeBytes: stat(options.storePath, &info) == 0 ? Int64(info.st_size) : nil,
+            storeBytes: TripStore.databaseFileBytes(at: options.storePath),
             sessionsResumed: recorder.sessionsResumed, tripPointsWritten: recorder.pointsWritten,
             storeRefusingWrites: recorder.storeRefusing, storePendingRecords: recorder.pendingRecordCount,
             storeLost: StoreLossesJSON(json: (lostBefore + recorder.losses).jsonObject),

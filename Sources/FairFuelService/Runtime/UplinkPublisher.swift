@@ -4,10 +4,6 @@ import FairFuelDomain
 import FairFuelEdges
 import FairFuelStore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The MQTT uplink inside the service's poll loop: an `MQTTClient` fed from the loop (its socket
 /// in the poll set, no thread) publishing the store's outbox in order with QoS 1, each message
 /// marked sent only on its PUBACK, at most `publish_per_s` a second.
@@ -63,7 +59,7 @@ final class UplinkPublisher {
             var credentials: MQTTCredentials?
             if let name = settings.credentials {
                 guard let directory = credentialsDirectory, !directory.isEmpty else {
-                    throw .unreadableFile(role: "credentials file (uplink.credentials = \"\(name)\", but $CREDENTIALS_DIRECTORY is not set: systemd LoadCredential=)", path: name, errnoCode: ENOENT)
+                    throw .missingFile(role: "credentials file (uplink.credentials = \"\(name)\", but $CREDENTIALS_DIRECTORY is not set: systemd LoadCredential=)", path: name)
                 }
                 credentials = try MQTTCredentials.load(path: directory + "/" + name)
             }
@@ -98,10 +94,10 @@ final class UplinkPublisher {
 
     // MARK: Poll loop
 
-    /// The descriptor to add to the poll set, with the events to wait for.
-    var pollDescriptor: pollfd? {
+    /// The descriptor to add to the poll set, and whether to wait for it to be writable too.
+    var pollRequest: (descriptor: Int32, writable: Bool)? {
         guard let client, let descriptor = client.descriptor else { return nil }
-        return pollfd(fd: descriptor, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
+        return (descriptor, client.wantsWrite)
     }
 
     /// How long the loop may sleep before `service` is due.
@@ -115,11 +111,9 @@ final class UplinkPublisher {
     }
 
     /// Reads, writes and keeps the connection alive as the poll reported; publishes what is due.
-    func service(revents: Int16, nowMs: Int64) {
+    func service(readiness: PollReadiness, nowMs: Int64) {
         guard let client else { return }
-        let readable = revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
-        let writable = revents & Int16(POLLOUT) != 0
-        client.service(readable: readable, writable: writable, nowMs: nowMs)
+        client.service(readable: readiness.readable, writable: readiness.writable, nowMs: nowMs)
         pump(nowMs: nowMs)
         // What pump queued goes out now rather than after the next poll.
         if client.state == .connected && client.wantsWrite { client.service(readable: false, writable: true, nowMs: nowMs) }
@@ -228,7 +222,7 @@ final class UplinkPublisher {
             }
             publish(homeAssistant.driverState(currentDriver))
             publish(homeAssistant.tankState(liters: try store.estimatedTankLiters(), vehicle: vehicle))
-            let month = CalendarMonth(utcMs: Self.wallClockUTCMs())
+            let month = CalendarMonth(utcMs: WallClock.utcMilliseconds())
             for figures in try monthFigures(month, drivers: drivers, vehicle: vehicle) {
                 publish(homeAssistant.monthState(figures, month: month, vehicle: vehicle))
             }
@@ -277,11 +271,6 @@ final class UplinkPublisher {
         }
     }
 
-    private static func wallClockUTCMs() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-    }
 
     // MARK: Status
 
