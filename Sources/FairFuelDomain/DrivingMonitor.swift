@@ -45,6 +45,13 @@ public struct DrivingMonitor: Sendable {
     private var candidate: ContinuationCandidate?
     /// Since when the car has been moving while `candidate` waits for evidence, and how far.
     private var pendingSince: LinkMilliseconds?
+    /// A trip offered at start-up, once its stored times are mapped: how long it had run and
+    /// when the car stopped, for the engine's warmth at the next running sample.
+    private var warmthToSet: (drivenMs: Int64, stoppedAt: LinkMilliseconds)?
+    /// An interrupted session's standing time while it waits after a restart, counted between
+    /// fixes as the live meter counts a stop; the trip takes it as idle time if it goes on.
+    private var waitingIdleMs: Int64 = 0
+    private var lastWaitingStepAt: LinkMilliseconds?
     private var pendingMeters = 0.0
     /// The driver of a trip whose continuation was refused: a candidate for the untracked
     /// drive that follows, until the car stands still again.
@@ -105,6 +112,7 @@ public struct DrivingMonitor: Sendable {
             startUTCMs: trip.startUTCMs, stopBeganUTCMs: trip.lastUTCMs, metrics: trip.metrics,
             latitude: trip.latitude, longitude: trip.longitude, lastSpeed: trip.lastSpeed, sessionOpen: trip.isOpen,
             bridge: nil, held: trip.held)
+        candidate?.standingSinceUTCMs = trip.standingSinceUTCMs
         // A restart mid-trip finds the engine as warm as the trip made it: the warm-up's extra
         // fuel is spread over its first minutes, and what is left of it still comes.
         if trip.isOpen {
@@ -223,18 +231,26 @@ public struct DrivingMonitor: Sendable {
 
     private var engineRunning: Bool {
         if let ignition = ignitionOn { return ignition }
-        if let driver = machine.driver {
-            // Without ignition sense: a standing car whose driver's fob has gone quiet has
-            // nobody in it to idle the engine, so the departure wait bills no idle fuel.
-            let driverGone = directory.hasBeacon(driver) && !presence.isPresent(driver: driver, at: now)
-            return !(driverGone && motion.hasBeenStopped(forMs: 0, at: now))
+        // Without ignition sense: a standing car whose driver's fob has gone quiet has nobody in
+        // it to idle the engine, so the departure wait bills no idle fuel; nor does the wait for
+        // that driver's trip to go on (a fuel stop that ended the session, a restart mid-stop,
+        // which knows nothing of how long the car has stood).
+        if let driver = machine.driver ?? candidate?.driver, directory.hasBeacon(driver),
+           !presence.isPresent(driver: driver, at: now), motion.hasBeenStopped(forMs: 0, at: now)
+        {
+            return false
         }
+        if machine.driver != nil { return true }
         return !motion.hasBeenStopped(forMs: configuration.assumedEngineOffAfterMs, at: now)
     }
 
     private mutating func record(_ step: MotionStep, _ emit: (DomainOutput) -> Void) {
         var fuelDelta = Liters.zero
         if engineRunning {
+            if let warmth = warmthToSet {
+                fuel.warmUp(afterDrivingMs: warmth.drivenMs, stoppedForMs: step.time.value - warmth.stoppedAt.value)
+                warmthToSet = nil
+            }
             let cumulative = fuelBase + fuel.add(timeMs: step.time.value, speed: step.speed)
             fuelDelta = Liters(max(0, cumulative.value - fuelTotal.value))
             fuelTotal = cumulative
@@ -308,7 +324,7 @@ extension DrivingMonitor {
     /// A motion step while a continuation waits: measures a restart's gap at the first fix,
     /// and starts the decision when the car moves off.
     fileprivate mutating func considerContinuation(_ step: MotionStep, _ emit: (DomainOutput) -> Void) {
-        guard var waiting = candidate, waiting.resolve(with: utc), let stop = waiting.stopBeganAt else { return }
+        guard var waiting = resolvedCandidate(), let stop = waiting.stopBeganAt else { return }
         if waiting.origin == .restart && waiting.sessionOpen && waiting.bridge == nil {
             // The first fix after the restart: the trip can go on only if the receiver's time
             // and position say it could be the same one.
@@ -342,6 +358,11 @@ extension DrivingMonitor {
         candidate = waiting
         // The gated speed: GNSS wander in a parked car is not moving off.
         let moving = step.speed.value >= configuration.session.stoppedBelowMetersPerSecond
+        if waiting.origin == .restart && waiting.sessionOpen && pendingSince == nil {
+            // Between fixes only: a gap while standing is the receiver off with the engine.
+            if !moving && !step.afterGap, let last = lastWaitingStepAt { waitingIdleMs += max(0, step.time.value - last.value) }
+            lastWaitingStepAt = step.time
+        }
         if let since = pendingSince {
             pendingMeters += step.distance.value
             if !moving && pendingMeters < Self.movedOffMeters && step.time.value - since.value > configuration.continuity.decisionWindowMs {
@@ -361,8 +382,7 @@ extension DrivingMonitor {
     /// Any event while no session runs: a restart's stored times are mapped once UTC is
     /// known, a waiting decision is taken, an old candidate expires.
     fileprivate mutating func evaluateContinuation(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
-        guard var waiting = candidate, waiting.resolve(with: utc), let stop = waiting.stopBeganAt else { return }
-        candidate = waiting
+        guard var waiting = resolvedCandidate(), let stop = waiting.stopBeganAt else { return }
         if pendingSince != nil {
             decideContinuation(at: time, emit)
             return
@@ -377,6 +397,20 @@ extension DrivingMonitor {
         if standingMs > configuration.continuity.newTripMaxStopMs {
             candidate = nil
         }
+    }
+
+    /// The candidate with its stored times mapped onto this run's link time (nil while UTC is
+    /// unknown). At the first mapping the engine's warmth is known too: as warm as the trip
+    /// made it, cooled for as long as the car has stood since (`FuelEstimator.warmUp`).
+    fileprivate mutating func resolvedCandidate() -> ContinuationCandidate? {
+        guard var waiting = candidate else { return nil }
+        let wasMapped = waiting.stopBeganAt != nil
+        guard waiting.resolve(with: utc), let stop = waiting.stopBeganAt else { return nil }
+        candidate = waiting
+        if !wasMapped, let start = waiting.startedAt {
+            warmthToSet = (drivenMs: stop.value - start.value, stoppedAt: stop)
+        }
+        return waiting
     }
 
     /// The car moves without a tap: the last driver's trip goes on when their beacon is in
@@ -410,6 +444,7 @@ extension DrivingMonitor {
     fileprivate mutating func resumeCandidate(continuing: Bool, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
         guard let waiting = candidate else { return }
         let movedOff = pendingSince ?? time
+        let stoodWhileWaitingMs = waitingIdleMs
         // What was driven since moving off belongs to the trip.
         var absorbed = TripMetrics()
         if let chunk = untracked {
@@ -422,6 +457,8 @@ extension DrivingMonitor {
         pendingSince = nil
         pendingMeters = 0
         refusedDriver = nil
+        waitingIdleMs = 0
+        lastWaitingStepAt = nil
         if waiting.sessionOpen && !continuing { emit(.interruptedTripEnded(at: time)) }
         var meter = trip
         let startedAt: LinkMilliseconds
@@ -429,10 +466,23 @@ extension DrivingMonitor {
             startedAt = waiting.startedAt ?? movedOff
             meter.resume(waiting.metrics, startedAt: startedAt, at: time)
             if let bridge = waiting.bridge { meter.absorb(bridge) }
+            if waiting.origin == .restart && waiting.sessionOpen, let stop = waiting.stopBeganAt {
+                // The car stood across the restart (a light, a queue, a fuel stop): idle, as the live
+                // meter counts a stop, but no longer than the departure rule's wait, after which
+                // the uninterrupted service would have ended the session and counted the rest in
+                // the duration only.
+                let stoodBeforeMs = waiting.standingSince.map { max(0, stop.value - $0.value) } ?? 0
+                let waitMs = configuration.session.stoppedMs + configuration.session.cooldownMs
+                var stood = TripMetrics()
+                stood.idleMs = min(stoodWhileWaitingMs, max(0, waitMs - stoodBeforeMs))
+                meter.absorb(stood)
+            }
         } else {
             startedAt = movedOff
             meter.resume(TripMetrics(), startedAt: startedAt, at: time)
         }
+        // What the trip had measured when the car moved off: the store keeps it, and reads the track after it.
+        let measured = meter.metrics
         meter.absorb(absorbed)
         meter.absorb(waiting.held)
         trip = meter
@@ -441,7 +491,8 @@ extension DrivingMonitor {
         lastTripPointAt = nil
         emit(.transition(from: .idle, to: .active, at: time))
         emit(.sessionResumed(SessionResumption(
-            driver: waiting.driver, startedAt: startedAt, at: time, continuing: continuing, origin: waiting.origin)))
+            driver: waiting.driver, startedAt: startedAt, at: time, continuing: continuing, origin: waiting.origin,
+            movedOffAt: movedOff, measured: measured)))
         emit(.feedback(.sessionStarted))
     }
 
@@ -457,6 +508,8 @@ extension DrivingMonitor {
         candidate = nil
         pendingSince = nil
         pendingMeters = 0
+        waitingIdleMs = 0
+        lastWaitingStepAt = nil
     }
 
     /// Adds the drivers whose fobs are in the car now.

@@ -17,3 +17,16 @@ extension StoreSchema {
             CREATE INDEX sessions_open ON sessions (id) WHERE end_reason IS NULL;
             """)
 }
+
+extension StoreSchema {
+    /// A session that goes on without a tap keeps in its row what it had measured when the car
+    /// moved off; this says when that was, so that a restart later in the trip rebuilds only the
+    /// track after it and counts the stop before as the live meter does (duration, not idle).
+    static let tripCheckpoints = Migration(
+        "2026-12-21-trip-checkpoints",
+        """
+            -- UTC up to which the row's totals measure an open session (the car moving off after a
+            -- stop or a restart); its track after that measures the rest. NULL: the whole track does.
+            ALTER TABLE sessions ADD COLUMN measured_until_utc_ms INTEGER;
+            """)
+}

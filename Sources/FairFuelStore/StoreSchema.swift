@@ -144,5 +144,6 @@ enum StoreSchema {
         outbox,  // the MQTT uplink's outbox (StoreSchema+Outbox.swift)
         losses,  // what a full disk cost, per kind (StoreSchema+Losses.swift)
         outboxRevisions,  // each record's published revision (StoreSchema+OutboxRevisions.swift)
+        tripCheckpoints,  // what a trip that went on had measured when it moved off (StoreSchema+Continuity.swift)
     ]
 }

@@ -105,6 +105,70 @@ import Testing
         #expect(try store.sessions().count == 1, "one trip")
     }
 
+    @Test("a session reopened after a stop is rebuilt from its checkpoint and the track after it: the stop is not idle time")
+    func reopenedSessionIsRebuiltFromItsCheckpoint() throws {
+        let (store, ben, _) = try Self.store()
+        // 300 s of driving, then the car stands 400 s (a fuel stop) with its points still stored
+        // until the session ended, then 200 s of driving on after the reopen.
+        let id = try Self.openTrip(store, driver: ben, start: Self.t0, seconds: 300)
+        var standing: [StoredTripPoint] = []
+        for second in 300..<700 {
+            standing.append(StoredTripPoint(
+                session: id, utcMs: Self.t0 + Int64(second) * 1000, latitude: 48 + 299 * 12 / 111_195.0, longitude: 11,
+                speedMetersPerSecond: 0, distanceMeters: 299 * 12, fuelLiters: 299 * 0.0008))
+        }
+        try store.appendTripPoints(standing)
+        var atEnd = TripMetrics()
+        atEnd.distance = Meters(3_588)
+        atEnd.fuel = Liters(0.2392)
+        atEnd.movingMs = 299_000
+        atEnd.idleMs = 190_000  // the departure wait, as the live meter counted it
+        atEnd.durationMs = 490_000
+        atEnd.maximumSpeed = MetersPerSecond(12)
+        try store.closeSession(id, record: SessionRecord(
+            driver: ben, startedAt: LinkMilliseconds(0), endedAt: LinkMilliseconds(490_000), reason: .departed,
+            stoppedAt: LinkMilliseconds(300_000), driverLeftAt: nil, metrics: atEnd)) { Self.t0 + $0.value }
+        let movedOff = Self.t0 + 700_000
+        var checkpoint = atEnd
+        checkpoint.durationMs = 700_000
+        try store.reopenSession(id, checkpoint: TripCheckpoint(metrics: checkpoint, movedOffUTCMs: movedOff))
+        var after: [StoredTripPoint] = []
+        for second in 1...200 {
+            after.append(StoredTripPoint(
+                session: id, utcMs: movedOff + Int64(second) * 1000, latitude: 48 + Double(299 + second) * 12 / 111_195, longitude: 11,
+                speedMetersPerSecond: 12, distanceMeters: Double(299 + second) * 12, fuelLiters: Double(299 + second) * 0.0008))
+        }
+        try store.appendTripPoints(after)
+
+        let handed = try #require(try store.tripToContinue(motion: MotionThresholds(), session: SessionThresholds()))
+        #expect(handed.trip.isOpen)
+        let metrics = handed.trip.metrics
+        #expect(metrics.idleMs == 190_000, "the stop counts as the live meter counted it, not its 400 s: \(metrics)")
+        #expect(metrics.movingMs == 299_000 + 200_000, "\(metrics)")
+        #expect(abs(metrics.distance.value - 499 * 12) < 0.01 && abs(metrics.fuel.value - 499 * 0.0008) < 1e-9)
+        #expect(metrics.durationMs == 900_000)
+        // Without the checkpoint the whole track is read again, and the stop is idle time.
+        try store.connection.run("UPDATE sessions SET measured_until_utc_ms = NULL")
+        let rebuilt = try #require(try store.tripToContinue(motion: MotionThresholds(), session: SessionThresholds()))
+        #expect(rebuilt.trip.metrics.idleMs > 400_000)
+    }
+
+    @Test("a restart's track that ends standing says since when the car stood")
+    func openTrackEndingStandingSaysSinceWhen() throws {
+        let (store, ben, _) = try Self.store()
+        let id = try Self.openTrip(store, driver: ben, start: Self.t0, seconds: 120)
+        try store.appendTripPoints((120..<150).map { second in
+            StoredTripPoint(
+                session: id, utcMs: Self.t0 + Int64(second) * 1000, latitude: 48 + 119 * 12 / 111_195.0, longitude: 11,
+                speedMetersPerSecond: 0, distanceMeters: 119 * 12, fuelLiters: 119 * 0.0008)
+        })
+        let handed = try #require(try store.tripToContinue(motion: MotionThresholds(), session: SessionThresholds()))
+        #expect(handed.trip.standingSinceUTCMs == Self.t0 + 120_000)
+        let moving = try Self.store()
+        _ = try Self.openTrip(moving.0, driver: moving.1, start: Self.t0, seconds: 120)
+        #expect(try #require(try moving.0.tripToContinue(motion: MotionThresholds(), session: SessionThresholds())).trip.standingSinceUTCMs == nil)
+    }
+
     @Test("a session continuing another after a park names it")
     func continuedSessionNamesItsPredecessor() throws {
         let (store, ben, _) = try Self.store()

@@ -20,6 +20,9 @@ struct ContinuationCandidate: Sendable, Equatable {
     /// A restart's stored times, kept until they can be mapped.
     var startUTCMs: Int64?
     var stopBeganUTCMs: Int64?
+    /// A restart's: since when the car had stood at `stopBeganAt` (the last stored point); nil: it was moving.
+    var standingSinceUTCMs: Int64?
+    var standingSince: LinkMilliseconds?
     var metrics: TripMetrics
     var latitude: Double?
     var longitude: Double?
@@ -37,6 +40,7 @@ struct ContinuationCandidate: Sendable, Equatable {
         guard let offset = anchor.offsetMs, let start = startUTCMs, let stop = stopBeganUTCMs else { return false }
         startedAt = LinkMilliseconds(start - offset)
         stopBeganAt = LinkMilliseconds(stop - offset)
+        standingSince = standingSinceUTCMs.map { LinkMilliseconds($0 - offset) }
         return true
     }
 }
@@ -51,12 +55,23 @@ public struct SessionResumption: Sendable, Equatable {
     /// for the same driver, continuing from the last one.
     public var continuing: Bool
     public var origin: ContinuationOrigin
+    /// When the car moved off again (the decision comes up to a few seconds later, at `at`):
+    /// the stop ended here, and the trip is measured on from here.
+    public var movedOffAt: LinkMilliseconds
+    /// When `continuing`: what the trip had measured when the car moved off (the stored track
+    /// after `movedOffAt` measures the rest, `TripMeter.metrics(of:...checkpoint:)`).
+    public var measured: TripMetrics
 
-    public init(driver: DriverID, startedAt: LinkMilliseconds, at: LinkMilliseconds, continuing: Bool, origin: ContinuationOrigin) {
+    public init(
+        driver: DriverID, startedAt: LinkMilliseconds, at: LinkMilliseconds, continuing: Bool, origin: ContinuationOrigin,
+        movedOffAt: LinkMilliseconds? = nil, measured: TripMetrics = TripMetrics()
+    ) {
         self.driver = driver
         self.startedAt = startedAt
         self.at = at
         self.continuing = continuing
         self.origin = origin
+        self.movedOffAt = movedOffAt ?? at
+        self.measured = measured
     }
 }

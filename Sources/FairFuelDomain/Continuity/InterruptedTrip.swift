@@ -15,6 +15,8 @@ public struct InterruptedTrip: Sendable, Equatable {
     public var latitude: Double?
     public var longitude: Double?
     public var lastSpeed: MetersPerSecond
+    /// Since when the car had stood at `lastUTCMs` (an open session's track ends standing); nil: moving.
+    public var standingSinceUTCMs: Int64?
     /// What the stored track measured (rebuilt with `TripMeter.metrics(of:)`).
     public var metrics: TripMetrics
     /// Untracked driving stored since the stop that names this driver as a candidate (the

@@ -112,6 +112,15 @@ public struct FuelEstimator: Sendable {
             model: model, calibrationFactor: calibrationFactor, coldStartFraction: coldStartFraction, settings: settings)
     }
 
+    /// The engine's warmth learnt late (a service that restarted knows only from the store
+    /// how long the trip had run and how long the car has stood since): the warm-up fuel still
+    /// to come is set from it, as `restartAfterStop` would have, had this stream seen it all.
+    public mutating func warmUp(afterDrivingMs drivenMs: Int64, stoppedForMs stoppedMs: Int64) {
+        let warmth = min(1, Double(max(0, drivenMs)) / Double(max(1, settings.warmUpMs)))
+        let cooling = Double.exp(-Double(max(0, stoppedMs)) / Double(max(1, settings.coolingTimeConstantMs)))
+        warmUpRemainingMilliliters = Self.clampUnit(1 - warmth * cooling) * model.coldStartExtraMilliliters
+    }
+
     private mutating func restartAfterStop(ofMs stopMs: Int64) {
         let tau = Double(max(1, settings.coolingTimeConstantMs))
         let coldness = 1 - Double.exp(-Double(stopMs) / tau)

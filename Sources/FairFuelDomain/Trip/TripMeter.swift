@@ -45,11 +45,12 @@ public struct TripMeter: Sendable {
 
     /// Goes on with a trip measured before (a reopened session): `metrics` so far, started at
     /// `startedAt`, taken up again at `time`. The time in between counts in the duration only.
-    public mutating func resume(_ metrics: TripMetrics, startedAt: LinkMilliseconds, at time: LinkMilliseconds) {
+    /// `movingOff`: the car is under way at `time`, so the time to the next step is moving time.
+    public mutating func resume(_ metrics: TripMetrics, startedAt: LinkMilliseconds, at time: LinkMilliseconds, movingOff: Bool = false) {
         self.metrics = metrics
         startTime = startedAt
         lastTime = time
-        lastSpeed = 0
+        lastSpeed = movingOff ? stoppedBelowMetersPerSecond : 0
         recent.removeAll()
         accelerationRun = false
         brakingRun = false
@@ -73,16 +74,33 @@ public struct TripMeter: Sendable {
     /// from its speeds. Points further apart than `gapMs` are a gap (a tunnel, a lost flush).
     /// Harsh events are read from 1 Hz gated speeds only between moving points: a lower
     /// bound of what the live meter counted, never a stop read as a harsh braking.
+    ///
+    /// `checkpoint`: the trip went on after a stop or a restart, and the store kept what it had
+    /// measured when the car moved off; only the track from then on is read, so the stop before
+    /// counts in the duration only, as the live meter counted it (`resume`).
     public static func metrics<S: Sequence>(
-        of track: S, startUTCMs: Int64, thresholds: MotionThresholds, stoppedBelowMetersPerSecond: Double, gapMs: Int64 = 5_000
+        of track: S, startUTCMs: Int64, thresholds: MotionThresholds, stoppedBelowMetersPerSecond: Double, gapMs: Int64 = 5_000,
+        checkpoint: TripCheckpoint? = nil
     ) -> TripMetrics where S.Element == TrackSample {
         var meter = TripMeter(thresholds: thresholds, stoppedBelowMetersPerSecond: stoppedBelowMetersPerSecond)
-        meter.start(at: LinkMilliseconds(startUTCMs))
         var previous: TrackSample?
         var fuel = Liters.zero
-        for sample in track {
+        // The running totals the track goes on from.
+        var distanceBefore = Meters.zero
+        var readFromUTCMs = Int64.min
+        if let checkpoint {
+            meter.resume(
+                checkpoint.metrics, startedAt: LinkMilliseconds(startUTCMs), at: LinkMilliseconds(checkpoint.movedOffUTCMs),
+                movingOff: true)
+            fuel = checkpoint.metrics.fuel
+            distanceBefore = checkpoint.metrics.distance
+            readFromUTCMs = checkpoint.movedOffUTCMs
+        } else {
+            meter.start(at: LinkMilliseconds(startUTCMs))
+        }
+        for sample in track where sample.utcMs >= readFromUTCMs {
             let time = LinkMilliseconds(max(sample.utcMs, meter.lastTime?.value ?? sample.utcMs))
-            let distance = Meters(max(0, sample.distance.value - (previous?.distance.value ?? 0)))
+            let distance = Meters(max(0, sample.distance.value - (previous?.distance.value ?? distanceBefore.value)))
             // Stored speeds are gated (0 when the car counted as stopped): a step to or from a
             // gated 0 is the gate, not an acceleration, and breaks the trace for harsh events.
             let gated = sample.speed.value < thresholds.jitterSpeedMetersPerSecond
@@ -172,5 +190,18 @@ public struct TripMeter: Sendable {
         if isBraking && !brakingRun { metrics.harshBrakings += 1 }
         accelerationRun = isAccelerating
         brakingRun = isBraking
+    }
+}
+
+/// What a trip had measured when it went on without a tap (after a stop or a restart), and
+/// when the car moved off again: the stored track after that time measures the rest
+/// (`TripMeter.metrics(of:...checkpoint:)`).
+public struct TripCheckpoint: Sendable, Equatable {
+    public var metrics: TripMetrics
+    public var movedOffUTCMs: Int64
+
+    public init(metrics: TripMetrics, movedOffUTCMs: Int64) {
+        self.metrics = metrics
+        self.movedOffUTCMs = movedOffUTCMs
     }
 }

@@ -143,7 +143,10 @@ public final class SessionRecorder {
                     pendingEnds.remove(at: index)
                     attempt { try store.markContinued(id, from: nil, absorbing: held) }
                 } else {
-                    attempt { try store.reopenSession(id, absorbing: held) }
+                    let checkpoint = utc.utc(resumption.movedOffAt).map {
+                        TripCheckpoint(metrics: resumption.measured, movedOffUTCMs: $0.millisecondsSinceEpoch)
+                    }
+                    attempt { try store.reopenSession(id, absorbing: held, checkpoint: checkpoint) }
                 }
                 openSession = id
             } else {
