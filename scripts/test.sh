@@ -5,7 +5,7 @@
 # traps stay on; `@testable` still works, SwiftPM's debug configuration enables testing) in
 # their own build directory, so that a developer's debug build is left alone. The suite
 # replays weeks and months of MCU traffic (the family week through the service core alone,
-# the real-life fortnight): unoptimised, that code runs five to ten times slower.
+# the real-life month): unoptimised, that code runs five to ten times slower.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
