@@ -66,18 +66,8 @@ struct HubTests {
         client.start(nowMs: OutboxPublisher.nowMs())
         let deadline = OutboxPublisher.nowMs() + 5_000
         while !acknowledged, OutboxPublisher.nowMs() < deadline {
-            var readable = false
-            var writable = false
-            if let descriptor = client.descriptor {
-                var request = pollfd(fd: descriptor, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
-                if poll(&request, 1, 50) > 0 {
-                    readable = request.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
-                    writable = request.revents & Int16(POLLOUT) != 0
-                }
-            } else {
-                usleep(20_000)
-            }
-            client.service(readable: readable, writable: writable, nowMs: OutboxPublisher.nowMs())
+            let ready = client.waitForReadiness(timeoutMs: client.descriptor == nil ? 20 : 50)
+            client.service(readable: ready.readable, writable: ready.writable, nowMs: OutboxPublisher.nowMs())
         }
         #expect(acknowledged)
         client.stop()

@@ -64,18 +64,9 @@ final class OutboxPublisher {
             let now = Self.nowMs()
             guard now < deadline else { return false }
             let timeout = Int32(clamping: max(0, min(client.nextServiceMs(nowMs: now) ?? deadline, deadline) - now))
-            var readable = false
-            var writable = false
-            if let descriptor = client.descriptor {
-                var request = pollfd(fd: descriptor, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
-                if poll(&request, 1, timeout) > 0 {
-                    readable = request.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
-                    writable = request.revents & Int16(POLLOUT) != 0
-                }
-            } else if timeout > 0 {
-                usleep(UInt32(min(timeout, 50)) * 1_000)
-            }
-            client.service(readable: readable, writable: writable, nowMs: Self.nowMs())
+            // Between attempts (no socket) `done` is checked at least every 50 ms.
+            let ready = client.waitForReadiness(timeoutMs: client.descriptor == nil ? min(timeout, 50) : timeout)
+            client.service(readable: ready.readable, writable: ready.writable, nowMs: Self.nowMs())
         }
         return true
     }

@@ -41,18 +41,9 @@ enum MQTTPump {
             guard now < deadline else { return false }
             let wake = min(client.nextServiceMs(nowMs: now) ?? deadline, deadline)
             let timeout = Int32(clamping: max(0, wake - now))
-            var readable = false
-            var writable = false
-            if let descriptor = client.descriptor {
-                var request = pollfd(fd: descriptor, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
-                if poll(&request, 1, timeout) > 0 {
-                    readable = request.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
-                    writable = request.revents & Int16(POLLOUT) != 0
-                }
-            } else if timeout > 0 {
-                usleep(UInt32(min(timeout, 50)) * 1_000)
-            }
-            client.service(readable: readable, writable: writable, nowMs: nowMs())
+            // Between attempts (no socket) `done` is checked at least every 50 ms.
+            let ready = client.waitForReadiness(timeoutMs: client.descriptor == nil ? min(timeout, 50) : timeout)
+            client.service(readable: ready.readable, writable: ready.writable, nowMs: nowMs())
         }
         return true
     }
