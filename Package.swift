@@ -127,8 +127,8 @@ let package = Package(
                 // (static-libs/libstdc++.so says how): 0.7 MB less than mapping libstdc++.so.6. So does
                 // SQLite, from Debian's static archive (static-libs/libsqlite3.so; public domain): only
                 // the objects used, laid out with the rest by fairfueld.order, and no symbol tables,
-                // relocations or data pages of its own: 0.6 MB less. libserialport stays shared: it is
-                // LGPL-3.0+, and FairFuel has no licence yet that would let a user relink it.
+                // relocations or data pages of its own: about 0.5 MB less busy. libserialport stays
+                // shared: it is LGPL-3.0+, and FairFuel has no licence yet that would let a user relink it.
                 // -static-libgcc: the unwinder libstdc++.a needs from GCC's libgcc_eh.a, not libgcc_s.so.1.
                 .unsafeFlags(
                     [
