@@ -38,9 +38,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.1.1"),
     ],
     targets: [
-        // C libraries from Debian, found through pkg-config.
+        // C libraries from Debian (headers in /usr/include, libraries in the linker's default path).
+        // libserialport and sqlite3 name no pkg-config: theirs add -L/usr/lib/<triple> ahead of every
+        // other search directory, and fairfueld's release link must find static-libs' linker script
+        // first (its static SQLite); they add nothing else (no -I, no other -l).
         .systemLibrary(
-            name: "CSerialPort", pkgConfig: "libserialport",
+            name: "CSerialPort",
             providers: [.apt(["libserialport-dev"])]),
         // libgps's header only: loaded with dlopen by the gpsd client (no pkg-config: its -lgps would
         // map libgps, libdbus and libsystemd's dependencies, 0.9 MB, in every process).
@@ -48,7 +51,7 @@ let package = Package(
             name: "CGPS",
             providers: [.apt(["libgps-dev"])]),
         .systemLibrary(
-            name: "CSQLite", pkgConfig: "sqlite3",
+            name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]),
         // libmosquitto's header only: the library is loaded with dlopen by the MQTT client, so
         // no pkg-config (its -lmosquitto would map libmosquitto, libssl and libcrypto, 1.9 MB, in every process).
@@ -112,7 +115,7 @@ let package = Package(
         // The daemon systemd runs (/usr/sbin/fairfueld): the service alone, no argument parser.
         .executableTarget(
             name: "fairfueld", dependencies: ["FairFuelConfiguration", "FairFuelService"],
-            exclude: ["fairfueld.order", "static-cxx"],
+            exclude: ["fairfueld.order", "static-libs"],
             linkerSettings: [
                 // Release builds (the .deb, scripts/memory.sh) link with lld: no dynamic export of our
                 // own symbols (the static runtime's -export-dynamic put 11 000 in .dynsym), and the
@@ -121,13 +124,19 @@ let package = Package(
                 // runs is laid out together (fairfueld.order, from scripts/memory.sh TOUCHED=1), so that
                 // the kernel's 64 KiB fault-around maps less of what it never runs: 1.8 MB less.
                 // The C++ runtime the Swift runtime needs is linked from GCC's static archive
-                // (static-cxx/libstdc++.so says how): 0.7 MB less than mapping libstdc++.so.6.
+                // (static-libs/libstdc++.so says how): 0.7 MB less than mapping libstdc++.so.6. So does
+                // SQLite, from Debian's static archive (static-libs/libsqlite3.so; public domain): only
+                // the objects used, laid out with the rest by fairfueld.order, and no symbol tables,
+                // relocations or data pages of its own: about 0.5 MB less busy. libserialport stays
+                // shared: it is LGPL-3.0+, and FairFuel has no licence yet that would let a user relink it.
+                // -static-libgcc: the unwinder libstdc++.a needs from GCC's libgcc_eh.a, not libgcc_s.so.1.
                 .unsafeFlags(
                     [
                         "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/fairfueld/fairfueld.order",
                         "-Xlinker", "--no-warn-symbol-ordering",
-                        "-L\(Context.packageDirectory)/Sources/fairfueld/static-cxx",
+                        "-L\(Context.packageDirectory)/Sources/fairfueld/static-libs",
+                        "-Xclang-linker", "-static-libgcc",
                     ],
                     .when(platforms: [.linux], configuration: .release)),
             ]),

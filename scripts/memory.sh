@@ -147,11 +147,11 @@ empty_build=(swiftc -O -static-stdlib "$empty_source" -o "$work/empty.built")
 "${empty_build[@]}"
 in_small_pages "$work/empty.built" "$pages/empty"
 
-# The shared libraries too (libc, libm, libsqlite3, ...; libmosquitto, libssl and libcrypto for the
-# uplink) are read from copies written in 4 KiB writes (LD_LIBRARY_PATH), for the empty program and
-# the daemon alike: the system's copies were cached by readahead, which on this kernel makes large
-# folios (libc's and libsqlite3's code then reads all but wholly resident), where a board's kernel
-# caches 4 KiB pages. SYSTEM_LIBS=1 measures with the system's copies as they are cached.
+# The shared libraries too (libc, libm, libserialport; libmosquitto, libssl and libcrypto for the
+# uplink; fairfueld links SQLite statically) are read from copies written in 4 KiB writes
+# (LD_LIBRARY_PATH), for the empty program and the daemon alike: the system's copies were cached by
+# readahead, which on this kernel makes large folios (libc's code then reads all but wholly
+# resident), where a board's kernel caches 4 KiB pages. SYSTEM_LIBS=1 measures with the system's copies as they are cached.
 library_env=()
 if [ "${SYSTEM_LIBS:-0}" != 1 ]; then
   mkdir "$pages/lib"
