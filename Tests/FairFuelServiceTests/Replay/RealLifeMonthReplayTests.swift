@@ -32,6 +32,7 @@ struct RealLifeMonthReplayTests {
         let outcome = try Self.replayMonth(seed: 2026, days: days, realLife: FamilyMonth.RealLife(), cut: true)
         print(outcome.summary(title: "real-life month (seed 2026, \(days) days)"))
         #expect(outcome.replayFailures.isEmpty, "\(outcome.replayFailures)")
+        #expect(outcome.partsWithoutHello == 0, "every part after a cut begins with the MCU's HELLO")
         #expect(outcome.restarts > 0 && outcome.brownOuts > 0 && outcome.kioskStops > 0 && outcome.parksWithoutTap > 0,
                 "the fortnight holds every kind of event")
         // The sessions' share of the error: what FairFuel misallocates beyond its fuel model's own
@@ -105,6 +106,8 @@ struct RealLifeMonthReplayTests {
         var continuedSessions = 0
         var endedAtStartup = 0
         var replayFailures: [String] = []
+        /// Parts after a cut whose first line is not the MCU's HELLO (a restarted service asks for one).
+        var partsWithoutHello = 0
         /// A driver's stretches of 200 m or more outside every stored session.
         var lostStretches: [String] = []
         /// Each refuel: true and estimated litres, fair and assigned cents, by party.
@@ -183,7 +186,11 @@ struct RealLifeMonthReplayTests {
             let powerUps = day.powerUpsMs.map { (atMs: $0 - origin, lostMs: Int64(0)) }.filter { $0.atMs > 0 }
             outcome.powerUps += powerUps.count
             let cuts = (kills + powerUps).sorted { $0.atMs < $1.atMs }
-            let parts = Self.split(capture, at: cuts, comment: "real-life month, seed \(seed), day \(day.index)")
+            let hellos = Set(day.events.compactMap { event -> Int64? in
+                if case .hello = event.signal { event.timeMs - origin } else { nil }
+            })
+            let parts = Self.split(capture, at: cuts, helloAtMs: hellos, comment: "real-life month, seed \(seed), day \(day.index)")
+            for part in parts.dropFirst() where !Self.beginsWithHello(part) { outcome.partsWithoutHello += 1 }
             var paths: [String] = []
             for (index, part) in parts.enumerated() {
                 let path = directory + "/day-\(day.index)-part-\(index).ffcap"
@@ -327,14 +334,21 @@ struct RealLifeMonthReplayTests {
 
     /// The capture's parts between restarts: the lines before each cut, then (after `lostMs`
     /// of traffic a killed process never read) the next part, its times from its own start
-    /// as a restarted service's capture would have them.
-    static func split(_ capture: [UInt8], at cuts: [(atMs: Int64, lostMs: Int64)], comment: String) -> [[UInt8]] {
+    /// as a restarted service's capture would have them. Every part begins with the MCU's HELLO:
+    /// its boot HELLO when it powered up with the dongle, else the answer to the new service's
+    /// HELLO_REQ (without it the service would not know the MCU senses the ignition).
+    /// `helloAtMs`: the capture times of the MCU's HELLOs (the only lines worth decoding).
+    static func split(
+        _ capture: [UInt8], at cuts: [(atMs: Int64, lostMs: Int64)], helloAtMs: Set<Int64> = [], comment: String
+    ) -> [[UInt8]] {
         let header = Array((CaptureFormat.header + "\n").utf8)
         var parts: [[UInt8]] = []
         var current = header + Array("# \(comment), part 1\n".utf8)
         var partOriginMs: Int64 = 0
         var cutIndex = 0
         var lineStart = 0
+        var lastHello: ArraySlice<UInt8>?  // " rx <hex>\n" of the MCU's latest HELLO
+        var needsHello = false
         for index in capture.indices where capture[index] == UInt8(ascii: "\n") {
             let line = capture[lineStart...index]
             lineStart = index + 1
@@ -345,14 +359,57 @@ struct RealLifeMonthReplayTests {
             while cutIndex < cuts.count && timeMs >= cuts[cutIndex].atMs {
                 parts.append(current)
                 current = header + Array("# \(comment), part \(parts.count + 1)\n".utf8)
+                needsHello = true
                 partOriginMs = cuts[cutIndex].atMs + cuts[cutIndex].lostMs
                 cutIndex += 1
             }
+            let isHello = helloAtMs.contains(timeMs) && Self.isHello(capture[space...index])
+            if isHello { lastHello = capture[space...index] }
             if timeMs < partOriginMs { continue }  // lost while the service was down
+            if needsHello {
+                // The new service asks for a HELLO; an MCU that just booted has sent its own.
+                if !isHello, let lastHello { current += Array("0".utf8) + lastHello }
+                needsHello = false
+            }
             current += Array(String(timeMs - partOriginMs).utf8) + capture[space...index]
         }
         parts.append(current)
         return parts
+    }
+
+    /// Whether a part's first capture line (after the header and its comment) is a HELLO.
+    static func beginsWithHello(_ part: [UInt8]) -> Bool {
+        var lines = part.split(separator: UInt8(ascii: "\n"), maxSplits: 3, omittingEmptySubsequences: false)
+        guard lines.count >= 3, let space = lines[2].firstIndex(of: UInt8(ascii: " ")) else { return false }
+        lines[2].append(UInt8(ascii: "\n"))
+        return isHello(lines[2][space...])
+    }
+
+    /// Whether a capture line's " rx <hex>\n" is one HELLO frame.
+    static func isHello(_ rest: ArraySlice<UInt8>) -> Bool {
+        let prefix = Array(" rx ".utf8)
+        guard rest.count > prefix.count + 2, rest.prefix(prefix.count).elementsEqual(prefix) else { return false }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(rest.count / 2)
+        var index = rest.startIndex + prefix.count
+        while index + 1 < rest.endIndex, let high = nibble(rest[index]), let low = nibble(rest[index + 1]) {
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        var decoder = FrameDecoder(sender: .mcu)
+        var hello = false
+        decoder.decode(bytes) { output in
+            if case let .frame(frame) = output, case .hello = frame.message { hello = true }
+        }
+        return hello
     }
 
     static func columns(of table: String, _ connection: SQLiteConnection) throws -> Set<String> {
