@@ -30,12 +30,9 @@ struct HubReportsTests {
 
     @Test(.timeLimit(.minutes(1)))
     func splitSummaryAndReportOverTheHubEqualThemOverUSBPulls() throws {
-        let harness = try MosquittoHarness()
-        defer { harness.shutDown() }
-        let directory = NSTemporaryDirectory() + "fairfuel-hub-reports-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let hubDirectory = directory + "/hub"
+        let scratch = try HubScratch(prefix: "fairfuel-hub-reports")
+        defer { scratch.close() }
+        let (harness, directory, hubDirectory) = (scratch.harness, scratch.directory, scratch.hubDirectory)
 
         // The hub's session exists before the cars publish, so the broker keeps their messages for it.
         _ = try HubTests.hub(hubDirectory, port: harness.port)

@@ -13,12 +13,9 @@ extension HubTests {
     /// the same session, receiving what came after and nothing twice.
     @Test(.timeLimit(.minutes(1)))
     func sigtermKeepsEveryReceivedMessageAndTheRestartedHubCarriesOn() throws {
-        let harness = try MosquittoHarness()
-        defer { harness.shutDown() }
-        let directory = NSTemporaryDirectory() + "fairfuel-hub-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let hubDirectory = directory + "/hub"
+        let scratch = try HubScratch()
+        defer { scratch.close() }
+        let (harness, directory, hubDirectory) = (scratch.harness, scratch.directory, scratch.hubDirectory)
         let golf = try Self.car(directory, name: "Golf", port: harness.port, other: "Ben")
         let first = try Self.pendingRecords(golf)
 
@@ -138,10 +135,7 @@ extension HubTests {
 
     /// SIGTERM: the hub must exit 0 within 2 s.
     static func stop(_ hub: ChildProcess) throws {
-        let sent = Date()
-        hub.send(SIGTERM)
-        let ending = hub.wait(seconds: 5)
-        let seconds = Date().timeIntervalSince(sent)
+        let (ending, seconds) = hub.stop(with: SIGTERM)
         print("hub: exit after \(Int(seconds * 1000)) ms of SIGTERM")
         #expect(ending == .exited(0), "hub ended with \(ending.map(\.description) ?? "nothing") after SIGTERM: \(hub.standardError)")
         #expect(seconds < 2.0, "SIGTERM took \(seconds) s")

@@ -102,12 +102,9 @@ struct HubTests {
 
     @Test(.timeLimit(.minutes(1)))
     func twoCarsIntoOneHubGiveTheFamilyOfTheirUSBPulls() throws {
-        let harness = try MosquittoHarness()
-        defer { harness.shutDown() }
-        let directory = NSTemporaryDirectory() + "fairfuel-hub-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let hubDirectory = directory + "/hub"
+        let scratch = try HubScratch()
+        defer { scratch.close() }
+        let (harness, directory, hubDirectory) = (scratch.harness, scratch.directory, scratch.hubDirectory)
 
         // The hub's first run makes its persistent session; nothing has been published yet.
         let first = try Self.hub(hubDirectory, port: harness.port)
@@ -165,5 +162,29 @@ struct HubTests {
         let anna = try #require(drivers.first { $0["driver"] as? String == "Anna" })
         #expect((anna["cars"] as? [String])?.count == 2, "Anna drives both cars and is one person: \(family)")
         #expect(drivers.contains { $0["driver"] as? String == "Cleo" }, "\(family)")
+    }
+}
+
+/// A Mosquitto broker on loopback and a scratch directory for the cars' stores and the hub's
+/// directory (`hubDirectory`); `close()` stops the one and removes the other.
+struct HubScratch {
+    let harness: MosquittoHarness
+    let directory: String
+    var hubDirectory: String { directory + "/hub" }
+
+    init(prefix: String = "fairfuel-hub") throws {
+        harness = try MosquittoHarness()
+        directory = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString.prefix(8))"
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            harness.shutDown()
+            throw error
+        }
+    }
+
+    func close() {
+        harness.shutDown()
+        try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -17,10 +17,7 @@ extension IntegrationTests {
                 let record = try rig.spawn("record", ["record", "--port", rig.linkPath, "--out", out])
                 try Self.waitForRxLines(rig, out)
 
-                let sent = Date()
-                record.send(signal)
-                let ending = record.wait(seconds: 5)
-                let seconds = Date().timeIntervalSince(sent)
+                let (ending, seconds) = record.stop(with: signal)
                 #expect(ending == .exited(0), "record ended with \(ending.map(\.description) ?? "nothing") after signal \(signal): \(record.standardError)")
                 #expect(seconds < 2.0, "signal \(signal) took \(seconds) s")
                 #expect(sim.isRunning, "the recorder stopped, not the MCU")

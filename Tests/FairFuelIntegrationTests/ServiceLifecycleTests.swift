@@ -27,10 +27,7 @@ extension IntegrationTests {
                 usleep(200_000)
                 let before = try #require(rig.status())
 
-                let sent = Date()
-                run.send(SIGTERM)
-                let ending = run.wait(seconds: 5)
-                let seconds = Date().timeIntervalSince(sent)
+                let (ending, seconds) = run.stop(with: SIGTERM)
                 print("sigterm: exit after \(Int(seconds * 1000)) ms; before: \(before.json)")
                 #expect(ending == .exited(0), "run ended with \(ending.map(\.description) ?? "nothing") after SIGTERM")
                 #expect(seconds < 2.0, "SIGTERM took \(seconds) s")

@@ -98,6 +98,15 @@ final class ChildProcess: @unchecked Sendable {
         if isRunning { kill(pid, signal) }
     }
 
+    /// Sends `signal` and waits up to `seconds` for the child to end: how it ended, and how long
+    /// after the signal (the stop tests bound both).
+    func stop(with signal: Int32, waitingUpTo seconds: Double = 5) -> (ending: Ending?, seconds: Double) {
+        let sent = Date()
+        send(signal)
+        let ending = wait(seconds: seconds)
+        return (ending, Date().timeIntervalSince(sent))
+    }
+
     /// SIGKILL to the whole process group, then reaps the child. Safe to call twice.
     func killGroup() {
         guard poll() == nil else { return }
