@@ -179,11 +179,11 @@ struct RealLifeMonthReplayTests {
             let origin = day.events.first?.timeMs ?? 0
             let capture = ScenarioCapture.bytes(day.events, originMs: origin, comment: "real-life month, seed \(seed), day \(day.index)")
             if cut { restartLog += day.restartsMs }
-            let kills = cut ? day.restartsMs.map { (atMs: $0 - origin, lostMs: Int64(cutRandom.integer(2_000...5_000))) } : []
+            let kills = cut ? day.restartsMs.map { ServiceRestarts.Cut(atMs: $0 - origin, lostMs: Int64(cutRandom.integer(2_000...5_000))) } : []
             outcome.restarts += kills.count
             // The dongle (and its service) is off after each drive's hold-up: every power-up is a
             // new process too, which loses nothing (the capture has a gap there anyway).
-            let powerUps = day.powerUpsMs.map { (atMs: $0 - origin, lostMs: Int64(0)) }.filter { $0.atMs > 0 }
+            let powerUps = day.powerUpsMs.map { ServiceRestarts.Cut(atMs: $0 - origin, lostMs: 0) }.filter { $0.atMs > 0 }
             outcome.powerUps += powerUps.count
             let cuts = (kills + powerUps).sorted { $0.atMs < $1.atMs }
             let hellos = Set(day.events.compactMap { event -> Int64? in
@@ -332,49 +332,32 @@ struct RealLifeMonthReplayTests {
         return outcome
     }
 
-    /// The capture's parts between restarts: the lines before each cut, then (after `lostMs`
-    /// of traffic a killed process never read) the next part, its times from its own start
-    /// as a restarted service's capture would have them. Every part begins with the MCU's HELLO:
-    /// its boot HELLO when it powered up with the dongle, else the answer to the new service's
-    /// HELLO_REQ (without it the service would not know the MCU senses the ignition).
+    /// The capture's parts between restarts (`ServiceRestarts.parts`), each a capture of its own.
     /// `helloAtMs`: the capture times of the MCU's HELLOs (the only lines worth decoding).
     static func split(
-        _ capture: [UInt8], at cuts: [(atMs: Int64, lostMs: Int64)], helloAtMs: Set<Int64> = [], comment: String
+        _ capture: [UInt8], at cuts: [ServiceRestarts.Cut], helloAtMs: Set<Int64> = [], comment: String
     ) -> [[UInt8]] {
-        let header = Array((CaptureFormat.header + "\n").utf8)
-        var parts: [[UInt8]] = []
-        var current = header + Array("# \(comment), part 1\n".utf8)
-        var partOriginMs: Int64 = 0
-        var cutIndex = 0
+        // Each frame line as its time and the rest of it (" rx <hex>\n").
+        var lines: [(timeMs: Int64, rest: ArraySlice<UInt8>)] = []
         var lineStart = 0
-        var lastHello: ArraySlice<UInt8>?  // " rx <hex>\n" of the MCU's latest HELLO
-        var needsHello = false
         for index in capture.indices where capture[index] == UInt8(ascii: "\n") {
             let line = capture[lineStart...index]
             lineStart = index + 1
-            guard let first = line.first, first != UInt8(ascii: "#") else { continue }
-            guard let space = line.firstIndex(of: UInt8(ascii: " ")),
+            guard let first = line.first, first != UInt8(ascii: "#"),
+                  let space = line.firstIndex(of: UInt8(ascii: " ")),
                   let timeMs = Int64(String(decoding: capture[line.startIndex..<space], as: UTF8.self))
             else { continue }
-            while cutIndex < cuts.count && timeMs >= cuts[cutIndex].atMs {
-                parts.append(current)
-                current = header + Array("# \(comment), part \(parts.count + 1)\n".utf8)
-                needsHello = true
-                partOriginMs = cuts[cutIndex].atMs + cuts[cutIndex].lostMs
-                cutIndex += 1
-            }
-            let isHello = helloAtMs.contains(timeMs) && Self.isHello(capture[space...index])
-            if isHello { lastHello = capture[space...index] }
-            if timeMs < partOriginMs { continue }  // lost while the service was down
-            if needsHello {
-                // The new service asks for a HELLO; an MCU that just booted has sent its own.
-                if !isHello, let lastHello { current += Array("0".utf8) + lastHello }
-                needsHello = false
-            }
-            current += Array(String(timeMs - partOriginMs).utf8) + capture[space...index]
+            lines.append((timeMs, capture[space...index]))
         }
-        parts.append(current)
-        return parts
+        let parts = ServiceRestarts.parts(
+            of: lines, cuts: cuts, timeMs: \.timeMs, isHello: { helloAtMs.contains($0.timeMs) && Self.isHello($0.rest) },
+            retimed: { ($1, $0.rest) })
+        let header = Array((CaptureFormat.header + "\n").utf8)
+        return parts.enumerated().map { index, part in
+            var bytes = header + Array("# \(comment), part \(index + 1)\n".utf8)
+            for line in part { bytes += Array(String(line.timeMs).utf8) + line.rest }
+            return bytes
+        }
     }
 
     /// Whether a part's first capture line (after the header and its comment) is a HELLO.

@@ -48,22 +48,14 @@ import TestSupport
     }
 
     /// Replays `reads` as one service run per part, cut at `cutsMs` (each losing `lostMs` of
-    /// traffic, as a killed process does); each part's link time starts at its own start, and
-    /// begins with the MCU's HELLO, as the restarted service's HELLO_REQ gets it.
+    /// traffic, as a killed process does; `ServiceRestarts.parts`).
     static func replay(_ reads: [Read], cutsMs: [Int64], lostMs: Int64, into store: TripStore) throws {
-        var parts: [[Read]] = [[]]
-        var origin: Int64 = 0
-        var cutIndex = 0
-        var lastHello: Read?
-        for read in reads {
-            while cutIndex < cutsMs.count && read.timeMs >= cutsMs[cutIndex] {
-                origin = cutsMs[cutIndex] + lostMs
-                parts.append(lastHello.map { [Read(timeMs: 0, bytes: $0.bytes, isHello: true)] } ?? [])
-                cutIndex += 1
-            }
-            if read.isHello { lastHello = read }
-            if read.timeMs < origin { continue }
-            parts[parts.count - 1].append(Read(timeMs: read.timeMs - origin, bytes: read.bytes))
+        let parts = ServiceRestarts.parts(
+            of: reads, cuts: cutsMs.map { ServiceRestarts.Cut(atMs: $0, lostMs: lostMs) }, timeMs: \.timeMs, isHello: \.isHello
+        ) { read, timeMs in
+            var retimed = read
+            retimed.timeMs = timeMs
+            return retimed
         }
         for (index, part) in parts.enumerated() {
             _ = try Replay(capturePath: "-", store: store).run(note: "part \(index + 1)") { feed in
