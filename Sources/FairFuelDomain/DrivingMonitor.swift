@@ -48,10 +48,6 @@ public struct DrivingMonitor: Sendable {
     /// A trip offered at start-up, once its stored times are mapped: how long it had run and
     /// when the car stopped, for the engine's warmth at the next running sample.
     private var warmthToSet: (drivenMs: Int64, stoppedAt: LinkMilliseconds)?
-    /// An interrupted session's standing time while it waits after a restart, counted between
-    /// fixes as the live meter counts a stop; the trip takes it as idle time if it goes on.
-    private var waitingIdleMs: Int64 = 0
-    private var lastWaitingStepAt: LinkMilliseconds?
     private var pendingMeters = 0.0
     /// The driver of a trip whose continuation was refused: a candidate for the untracked
     /// drive that follows, until the car stands still again.
@@ -109,17 +105,13 @@ public struct DrivingMonitor: Sendable {
     public mutating func offer(_ trip: InterruptedTrip) {
         candidate = ContinuationCandidate(
             driver: trip.driver, origin: trip.isOpen ? .restart : .stop, startedAt: nil, stopBeganAt: nil,
-            startUTCMs: trip.startUTCMs, stopBeganUTCMs: trip.lastUTCMs, metrics: trip.metrics,
-            latitude: trip.latitude, longitude: trip.longitude, lastSpeed: trip.lastSpeed, sessionOpen: trip.isOpen,
-            bridge: nil, held: trip.held)
-        candidate?.standingSinceUTCMs = trip.standingSinceUTCMs
-        // A restart mid-trip finds the engine as warm as the trip made it: the warm-up's extra
-        // fuel is spread over its first minutes, and what is left of it still comes.
-        if trip.isOpen {
-            let warmUpMs = Double(max(1, fuel.settings.warmUpMs))
-            let driven = Double(max(0, trip.lastUTCMs - trip.startUTCMs))
-            fuel.reset(coldStartFraction: max(0, 1 - driven / warmUpMs))
-        }
+            startUTCMs: trip.startUTCMs, stopBeganUTCMs: trip.lastUTCMs, standingSinceUTCMs: trip.standingSinceUTCMs,
+            metrics: trip.metrics, latitude: trip.latitude, longitude: trip.longitude, lastSpeed: trip.lastSpeed,
+            sessionOpen: trip.isOpen, bridge: nil, held: trip.held)
+        // A restart mid-trip finds the engine as warm as the trip made it (what is left of the
+        // warm-up's extra fuel still comes); how long it has cooled since is known once the
+        // receiver's time maps the stored stop (`resolvedCandidate`).
+        if trip.isOpen { fuel.warmUp(afterDrivingMs: trip.lastUTCMs - trip.startUTCMs, stoppedForMs: 0) }
     }
 
     /// The driver whose trip may still go on without a tap, and why; nil when none.
@@ -359,9 +351,7 @@ extension DrivingMonitor {
         // The gated speed: GNSS wander in a parked car is not moving off.
         let moving = step.speed.value >= configuration.session.stoppedBelowMetersPerSecond
         if waiting.origin == .restart && waiting.sessionOpen && pendingSince == nil {
-            // Between fixes only: a gap while standing is the receiver off with the engine.
-            if !moving && !step.afterGap, let last = lastWaitingStepAt { waitingIdleMs += max(0, step.time.value - last.value) }
-            lastWaitingStepAt = step.time
+            candidate?.standing(moving: moving, afterGap: step.afterGap, at: step.time)
         }
         if let since = pendingSince {
             pendingMeters += step.distance.value
@@ -444,7 +434,6 @@ extension DrivingMonitor {
     fileprivate mutating func resumeCandidate(continuing: Bool, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
         guard let waiting = candidate else { return }
         let movedOff = pendingSince ?? time
-        let stoodWhileWaitingMs = waitingIdleMs
         // What was driven since moving off belongs to the trip.
         var absorbed = TripMetrics()
         if let chunk = untracked {
@@ -457,8 +446,6 @@ extension DrivingMonitor {
         pendingSince = nil
         pendingMeters = 0
         refusedDriver = nil
-        waitingIdleMs = 0
-        lastWaitingStepAt = nil
         if waiting.sessionOpen && !continuing { emit(.interruptedTripEnded(at: time)) }
         var meter = trip
         let startedAt: LinkMilliseconds
@@ -474,7 +461,7 @@ extension DrivingMonitor {
                 let stoodBeforeMs = waiting.standingSince.map { max(0, stop.value - $0.value) } ?? 0
                 let waitMs = configuration.session.stoppedMs + configuration.session.cooldownMs
                 var stood = TripMetrics()
-                stood.idleMs = min(stoodWhileWaitingMs, max(0, waitMs - stoodBeforeMs))
+                stood.idleMs = min(waiting.standingMs, max(0, waitMs - stoodBeforeMs))
                 meter.absorb(stood)
             }
         } else {
@@ -508,8 +495,6 @@ extension DrivingMonitor {
         candidate = nil
         pendingSince = nil
         pendingMeters = 0
-        waitingIdleMs = 0
-        lastWaitingStepAt = nil
     }
 
     /// Adds the drivers whose fobs are in the car now.

@@ -33,6 +33,17 @@ struct ContinuationCandidate: Sendable, Equatable {
     var bridge: TripMetrics?
     /// Driving already stored as untracked since the stop, taken back if the trip goes on.
     var held = TripMetrics()
+    /// A restart's: the car's standing time while the trip waits, counted between fixes as the
+    /// live meter counts a stop; the trip takes it as idle time if it goes on.
+    var standingMs: Int64 = 0
+    var lastStepAt: LinkMilliseconds?
+
+    /// A motion step while the trip waits; a gap while standing is the receiver off with the
+    /// engine, not idle time.
+    mutating func standing(moving: Bool, afterGap: Bool, at time: LinkMilliseconds) {
+        if !moving && !afterGap, let last = lastStepAt { standingMs += max(0, time.value - last.value) }
+        lastStepAt = time
+    }
 
     /// Maps a restart's stored times onto link time; false while UTC is unknown.
     mutating func resolve(with anchor: UTCAnchor) -> Bool {
