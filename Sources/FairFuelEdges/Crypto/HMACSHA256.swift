@@ -30,17 +30,14 @@ public enum HMACSHA256 {
         let hmac: HMACFunction
     }
 
-    private static let library: Result<Library, LoadError> = {
-        var handle: UnsafeMutableRawPointer?
-        for name in ["libcrypto.so.3", "libcrypto.so"] where handle == nil {
-            handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
+    private static let library: Result<Library, LoadError> = SharedLibrary.load(
+        ["libcrypto.so.3", "libcrypto.so"], missing: LoadError.libraryMissing
+    ) { library throws(LoadError) in
+        guard let sha = library.function("EVP_sha256", SHA256Function.self), let hmac = library.function("HMAC", HMACFunction.self) else {
+            throw .libraryMissing("EVP_sha256 or HMAC not found")
         }
-        guard let handle else { return .failure(.libraryMissing(dlerror().map { String(cString: $0) } ?? "dlopen failed")) }
-        guard let sha = dlsym(handle, "EVP_sha256"), let hmac = dlsym(handle, "HMAC") else {
-            return .failure(.libraryMissing("EVP_sha256 or HMAC not found"))
-        }
-        return .success(Library(sha256: unsafeBitCast(sha, to: SHA256Function.self), hmac: unsafeBitCast(hmac, to: HMACFunction.self)))
-    }()
+        return Library(sha256: sha, hmac: hmac)
+    }
 
     /// Loads libcrypto now, so that a missing library is a clear error before any talking.
     public static func load() throws(LoadError) {

@@ -28,27 +28,17 @@ struct LibGPS: @unchecked Sendable {
 
     /// Loaded once per process (a global is initialised once, thread-safely); the error says
     /// why not (libgps28 not installed).
-    static let shared: Result<LibGPS, GPSDError> = {
-        var handle: UnsafeMutableRawPointer?
-        for name in sonames where handle == nil {
-            handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
+    static let shared: Result<LibGPS, GPSDError> = SharedLibrary.load(sonames, missing: GPSDError.libraryMissing) {
+        library throws(GPSDError) in
+        func symbol<T>(_ name: String, _ type: T.Type) throws(GPSDError) -> T {
+            guard let function = library.function(name, type) else { throw .libraryMissing("\(name) not found in libgps") }
+            return function
         }
-        guard let handle else {
-            return .failure(.libraryMissing(dlerror().map { String(cString: $0) } ?? "dlopen failed"))
-        }
-        func symbol<T>(_ name: String, _: T.Type) throws(GPSDError) -> T {
-            guard let address = dlsym(handle, name) else { throw .libraryMissing("\(name) not found in libgps") }
-            return unsafeBitCast(address, to: T.self)
-        }
-        do throws(GPSDError) {
-            return .success(LibGPS(
-                open: try symbol("gps_open", (@convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Session?) -> Int32).self),
-                close: try symbol("gps_close", (@convention(c) (Session?) -> Int32).self),
-                read: try symbol("gps_read", (@convention(c) (Session?, UnsafeMutablePointer<CChar>?, Int32) -> Int32).self),
-                stream: try symbol("gps_stream", (@convention(c) (Session?, UInt32, UnsafeMutableRawPointer?) -> Int32).self),
-                errorText: try symbol("gps_errstr", (@convention(c) (Int32) -> UnsafePointer<CChar>?).self)))
-        } catch {
-            return .failure(error)
-        }
-    }()
+        return LibGPS(
+            open: try symbol("gps_open", (@convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Session?) -> Int32).self),
+            close: try symbol("gps_close", (@convention(c) (Session?) -> Int32).self),
+            read: try symbol("gps_read", (@convention(c) (Session?, UnsafeMutablePointer<CChar>?, Int32) -> Int32).self),
+            stream: try symbol("gps_stream", (@convention(c) (Session?, UInt32, UnsafeMutableRawPointer?) -> Int32).self),
+            errorText: try symbol("gps_errstr", (@convention(c) (Int32) -> UnsafePointer<CChar>?).self))
+    }
 }

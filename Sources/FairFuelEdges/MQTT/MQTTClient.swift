@@ -44,61 +44,52 @@ private struct Mosquitto: @unchecked Sendable {
     let strerror: @convention(c) (Int32) -> UnsafePointer<CChar>?
 
     /// Loaded and initialised once per process (a global is initialised once, thread-safely).
-    static let shared: Result<Mosquitto, MQTTClientError> = {
-        var handle: UnsafeMutableRawPointer?
-        for name in ["libmosquitto.so.1", "libmosquitto.so"] where handle == nil {
-            handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
+    static let shared: Result<Mosquitto, MQTTClientError> = SharedLibrary.load(
+        ["libmosquitto.so.1", "libmosquitto.so"], missing: MQTTClientError.libraryMissing
+    ) { loaded throws(MQTTClientError) in
+        func symbol<T>(_ name: String, _ type: T.Type) throws(MQTTClientError) -> T {
+            guard let function = loaded.function(name, type) else { throw .libraryMissing("\(name) not found") }
+            return function
         }
-        guard let handle else {
-            return .failure(.libraryMissing(dlerror().map { String(cString: $0) } ?? "dlopen failed"))
-        }
-        func symbol<T>(_ name: String, _: T.Type) throws(MQTTClientError) -> T {
-            guard let address = dlsym(handle, name) else { throw .libraryMissing("\(name) not found") }
-            return unsafeBitCast(address, to: T.self)
-        }
-        do throws(MQTTClientError) {
-            let library = Mosquitto(
-                libInit: try symbol("mosquitto_lib_init", (@convention(c) () -> Int32).self),
-                new: try symbol("mosquitto_new", (@convention(c) (UnsafePointer<CChar>?, Bool, UnsafeMutableRawPointer?) -> Handle?).self),
-                destroy: try symbol("mosquitto_destroy", (@convention(c) (Handle?) -> Void).self),
-                reinitialise: try symbol(
-                    "mosquitto_reinitialise", (@convention(c) (Handle?, UnsafePointer<CChar>?, Bool, UnsafeMutableRawPointer?) -> Int32).self),
-                intOption: try symbol("mosquitto_int_option", (@convention(c) (Handle?, Int32, Int32) -> Int32).self),
-                maxInflight: try symbol("mosquitto_max_inflight_messages_set", (@convention(c) (Handle?, UInt32) -> Int32).self),
-                usernamePassword: try symbol(
-                    "mosquitto_username_pw_set", (@convention(c) (Handle?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32).self),
-                willSet: try symbol(
-                    "mosquitto_will_set", (@convention(c) (Handle?, UnsafePointer<CChar>?, Int32, UnsafeRawPointer?, Int32, Bool) -> Int32).self),
-                tlsSet: try symbol(
-                    "mosquitto_tls_set",
-                    (@convention(c) (
-                        Handle?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeRawPointer?
-                    ) -> Int32).self),
-                connectCallbackSet: try symbol("mosquitto_connect_callback_set", (@convention(c) (Handle?, ConnectCallback?) -> Void).self),
-                publishCallbackSet: try symbol("mosquitto_publish_v5_callback_set", (@convention(c) (Handle?, PublishCallback?) -> Void).self),
-                logCallbackSet: try symbol("mosquitto_log_callback_set", (@convention(c) (Handle?, LogCallback?) -> Void).self),
-                messageCallbackSet: try symbol("mosquitto_message_callback_set", (@convention(c) (Handle?, MessageCallback?) -> Void).self),
-                subscribe: try symbol(
-                    "mosquitto_subscribe", (@convention(c) (Handle?, UnsafeMutablePointer<Int32>?, UnsafePointer<CChar>?, Int32) -> Int32).self),
-                connectAsync: try symbol("mosquitto_connect_async", (@convention(c) (Handle?, UnsafePointer<CChar>?, Int32, Int32) -> Int32).self),
-                socket: try symbol("mosquitto_socket", (@convention(c) (Handle?) -> Int32).self),
-                wantWrite: try symbol("mosquitto_want_write", (@convention(c) (Handle?) -> Bool).self),
-                loopRead: try symbol("mosquitto_loop_read", (@convention(c) (Handle?, Int32) -> Int32).self),
-                loopWrite: try symbol("mosquitto_loop_write", (@convention(c) (Handle?, Int32) -> Int32).self),
-                loopMisc: try symbol("mosquitto_loop_misc", (@convention(c) (Handle?) -> Int32).self),
-                disconnect: try symbol("mosquitto_disconnect", (@convention(c) (Handle?) -> Int32).self),
-                publish: try symbol(
-                    "mosquitto_publish",
-                    (@convention(c) (Handle?, UnsafeMutablePointer<Int32>?, UnsafePointer<CChar>?, Int32, UnsafeRawPointer?, Int32, Bool) -> Int32)
-                        .self),
-                strerror: try symbol("mosquitto_strerror", (@convention(c) (Int32) -> UnsafePointer<CChar>?).self))
-            let code = library.libInit()
-            guard code == MOSQ_ERR_SUCCESS.rawValue else { return .failure(.libraryMissing("mosquitto_lib_init failed (\(code))")) }
-            return .success(library)
-        } catch {
-            return .failure(error)
-        }
-    }()
+        let library = Mosquitto(
+            libInit: try symbol("mosquitto_lib_init", (@convention(c) () -> Int32).self),
+            new: try symbol("mosquitto_new", (@convention(c) (UnsafePointer<CChar>?, Bool, UnsafeMutableRawPointer?) -> Handle?).self),
+            destroy: try symbol("mosquitto_destroy", (@convention(c) (Handle?) -> Void).self),
+            reinitialise: try symbol(
+                "mosquitto_reinitialise", (@convention(c) (Handle?, UnsafePointer<CChar>?, Bool, UnsafeMutableRawPointer?) -> Int32).self),
+            intOption: try symbol("mosquitto_int_option", (@convention(c) (Handle?, Int32, Int32) -> Int32).self),
+            maxInflight: try symbol("mosquitto_max_inflight_messages_set", (@convention(c) (Handle?, UInt32) -> Int32).self),
+            usernamePassword: try symbol(
+                "mosquitto_username_pw_set", (@convention(c) (Handle?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32).self),
+            willSet: try symbol(
+                "mosquitto_will_set", (@convention(c) (Handle?, UnsafePointer<CChar>?, Int32, UnsafeRawPointer?, Int32, Bool) -> Int32).self),
+            tlsSet: try symbol(
+                "mosquitto_tls_set",
+                (@convention(c) (
+                    Handle?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeRawPointer?
+                ) -> Int32).self),
+            connectCallbackSet: try symbol("mosquitto_connect_callback_set", (@convention(c) (Handle?, ConnectCallback?) -> Void).self),
+            publishCallbackSet: try symbol("mosquitto_publish_v5_callback_set", (@convention(c) (Handle?, PublishCallback?) -> Void).self),
+            logCallbackSet: try symbol("mosquitto_log_callback_set", (@convention(c) (Handle?, LogCallback?) -> Void).self),
+            messageCallbackSet: try symbol("mosquitto_message_callback_set", (@convention(c) (Handle?, MessageCallback?) -> Void).self),
+            subscribe: try symbol(
+                "mosquitto_subscribe", (@convention(c) (Handle?, UnsafeMutablePointer<Int32>?, UnsafePointer<CChar>?, Int32) -> Int32).self),
+            connectAsync: try symbol("mosquitto_connect_async", (@convention(c) (Handle?, UnsafePointer<CChar>?, Int32, Int32) -> Int32).self),
+            socket: try symbol("mosquitto_socket", (@convention(c) (Handle?) -> Int32).self),
+            wantWrite: try symbol("mosquitto_want_write", (@convention(c) (Handle?) -> Bool).self),
+            loopRead: try symbol("mosquitto_loop_read", (@convention(c) (Handle?, Int32) -> Int32).self),
+            loopWrite: try symbol("mosquitto_loop_write", (@convention(c) (Handle?, Int32) -> Int32).self),
+            loopMisc: try symbol("mosquitto_loop_misc", (@convention(c) (Handle?) -> Int32).self),
+            disconnect: try symbol("mosquitto_disconnect", (@convention(c) (Handle?) -> Int32).self),
+            publish: try symbol(
+                "mosquitto_publish",
+                (@convention(c) (Handle?, UnsafeMutablePointer<Int32>?, UnsafePointer<CChar>?, Int32, UnsafeRawPointer?, Int32, Bool) -> Int32)
+                    .self),
+            strerror: try symbol("mosquitto_strerror", (@convention(c) (Int32) -> UnsafePointer<CChar>?).self))
+        let code = library.libInit()
+        guard code == MOSQ_ERR_SUCCESS.rawValue else { throw .libraryMissing("mosquitto_lib_init failed (\(code))") }
+        return library
+    }
 
     func message(_ code: Int32) -> String { strerror(code).map { String(cString: $0) } ?? "error \(code)" }
 }
