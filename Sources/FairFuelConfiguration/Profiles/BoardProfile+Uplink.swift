@@ -21,6 +21,9 @@ extension BoardProfile {
         /// First wait before reconnecting, doubled after each failure up to `backoffMaxMs`.
         public var backoffMinMs = 1_000
         public var backoffMaxMs = 300_000
+        /// How much of each wait is drawn per car and attempt, percent: a fleet that lost the
+        /// broker together does not hammer it together when it returns.
+        public var backoffJitterPercent = 50
         /// Most outbox messages published per second (a backlog after days offline goes out at this rate).
         public var publishPerSecond = 10
         /// The outbox's budget: past it the oldest record messages are dropped and counted.
@@ -129,6 +132,7 @@ extension BoardProfile.Uplink {
                 .choice("protocol", \.protocolVersion),
                 .integer("backoff_min_ms", \.backoffMinMs, 10...600_000, "milliseconds"),
                 .integer("backoff_max_ms", \.backoffMaxMs, 10...86_400_000, "milliseconds"),
+                .integer("backoff_jitter_percent", \.backoffJitterPercent, 0...100, "percent"),
                 .integer("publish_per_s", \.publishPerSecond, 1...1_000, "messages per second"),
                 .integer("outbox_max_messages", \.outboxMaxMessages, 10...10_000_000, "messages"),
                 .integer("outbox_max_bytes", \.outboxMaxBytes, 65_536...(1 << 34), "bytes"),

@@ -407,9 +407,10 @@ public final class MQTTClient {
         inflight = 0
         lastError = error
         failures += 1
-        let shift = min(failures - 1, 30)
-        let delay = min(configuration.backoffMaximumMs, configuration.backoffMinimumMs << Int64(shift))
-        state = .waiting(retryAtMs: nowMs + max(configuration.backoffMinimumMs, delay))
+        let backoff = MQTTBackoff(
+            minimumMs: configuration.backoffMinimumMs, maximumMs: configuration.backoffMaximumMs,
+            jitterPercent: configuration.backoffJitterPercent)
+        state = .waiting(retryAtMs: nowMs + backoff.delayMs(failures: failures, clientID: configuration.clientID))
         handlers.disconnected(error, abandoned)
     }
 

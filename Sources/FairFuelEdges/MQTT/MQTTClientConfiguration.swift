@@ -63,6 +63,9 @@ public struct MQTTClientConfiguration: Sendable, Equatable {
     /// The first retry's delay; each failure doubles it up to `backoffMaximumMs`; a CONNACK resets it.
     public var backoffMinimumMs: Int64
     public var backoffMaximumMs: Int64
+    /// How much of each wait is drawn per client and attempt, 0 to 100 % (`MQTTBackoff`): a
+    /// fleet that lost its broker together does not come back together.
+    public var backoffJitterPercent: Int
     /// A connection attempt with no CONNACK after this long counts as failed.
     public var connectTimeoutMs: Int64
     public var tls: MQTTTLSFiles?
@@ -77,6 +80,7 @@ public struct MQTTClientConfiguration: Sendable, Equatable {
     public init(
         host: String, port: Int, clientID: String, protocolVersion: MQTTProtocolVersion = .v311,
         keepAliveSeconds: Int = 60, backoffMinimumMs: Int64 = 1_000, backoffMaximumMs: Int64 = 300_000,
+        backoffJitterPercent: Int = 50,
         connectTimeoutMs: Int64 = 15_000, tls: MQTTTLSFiles? = nil, credentials: MQTTCredentials? = nil,
         lastWill: MQTTLastWill? = nil, maximumInflight: Int = 20, cleanSession: Bool = true
     ) {
@@ -87,6 +91,7 @@ public struct MQTTClientConfiguration: Sendable, Equatable {
         self.keepAliveSeconds = keepAliveSeconds
         self.backoffMinimumMs = backoffMinimumMs
         self.backoffMaximumMs = backoffMaximumMs
+        self.backoffJitterPercent = backoffJitterPercent
         self.connectTimeoutMs = connectTimeoutMs
         self.tls = tls
         self.credentials = credentials

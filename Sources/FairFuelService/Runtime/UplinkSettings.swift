@@ -17,6 +17,7 @@ extension BoardProfile.Uplink {
             host: endpoint.host, port: endpoint.port, clientID: clientID.isEmpty ? "fairfuel-\(vehicleID)" : clientID,
             protocolVersion: protocolVersion == .v5 ? .v5 : .v311, keepAliveSeconds: keepaliveSeconds,
             backoffMinimumMs: Int64(backoffMinMs), backoffMaximumMs: Int64(backoffMaxMs),
+            backoffJitterPercent: backoffJitterPercent,
             tls: endpoint.tls ? caFile.map { MQTTTLSFiles(caFile: $0, certFile: certFile, keyFile: keyFile) } : nil,
             credentials: credentials, lastWill: .offline(topic: statusTopic(vehicleID: vehicleID)))
     }

@@ -45,6 +45,7 @@ struct BoardProfileUplinkTests {
             protocol = "5"
             backoff_min_ms = 500
             backoff_max_ms = 60000
+            backoff_jitter_percent = 25
             publish_per_s = 20
             outbox_max_messages = 100
             outbox_max_bytes = 1048576
@@ -57,6 +58,7 @@ struct BoardProfileUplinkTests {
         #expect(uplink.clientID == "fairfuel-golf" && uplink.topicPrefix == "home/cars")
         #expect(uplink.certFile == "/etc/fairfuel/car.crt" && uplink.keyFile == "/etc/fairfuel/car.key")
         #expect(uplink.credentials == "mqtt" && uplink.protocolVersion == .v5 && uplink.keepaliveSeconds == 30)
+        #expect(uplink.backoffMinMs == 500 && uplink.backoffMaxMs == 60_000 && uplink.backoffJitterPercent == 25)
         #expect(uplink.publishPerSecond == 20 && uplink.outboxMaxMessages == 100 && uplink.outboxMaxBytes == 1_048_576)
         #expect(uplink.positions == .summary && uplink.homeAssistantPrefix == "ha/discovery")
         try profile.validate()
@@ -74,13 +76,14 @@ struct BoardProfileUplinkTests {
         ("url = \"mqtt://b\"\ntopic_prefix = \"cars/#\"\n", "line 6: uplink.topic_prefix = \"cars/#\" is not allowed: it must be topic levels like fairfuel or home/cars: no +, #, spaces or empty level"),
         ("url = \"mqtt://b\"\ncredentials = \"../mqtt\"\n", "line 6: uplink.credentials = \"../mqtt\" is not allowed: it must be a LoadCredential= name (a file name, no /)"),
         ("url = \"mqtt://b\"\nkeepalive_s = 1\n", "line 6: uplink.keepalive_s = 1 is not allowed: it must be 5...65535 (seconds)"),
+        ("url = \"mqtt://b\"\nbackoff_jitter_percent = 101\n", "line 6: uplink.backoff_jitter_percent = 101 is not allowed: it must be 0...100 (percent)"),
         ("url = \"mqtt://b\"\npublish_per_s = 0\n", "line 6: uplink.publish_per_s = 0 is not allowed: it must be 1...1000 (messages per second)"),
         ("url = \"mqtt://b\"\nca_file = \"/etc/ca.crt\"\n", "line 6: uplink.ca_file = \"/etc/ca.crt\" is not allowed: certificate files need TLS: an mqtts:// url"),
         ("url = \"mqtts://b\"\n", "line 5: uplink.url = \"mqtts://b\" is not allowed: mqtts:// needs ca_file, the CA that signed the broker's certificate"),
         ("url = \"mqtts://b\"\nca_file = \"/ca\"\ncert_file = \"/c\"\n", "line 7: uplink.cert_file = \"/c\" is not allowed: cert_file and key_file go together"),
         ("url = \"mqtt://b\"\nbackoff_min_ms = 5000\nbackoff_max_ms = 1000\n", "line 7: uplink.backoff_max_ms = 1000 is not allowed: it must be at least uplink.backoff_min_ms (5000)"),
         ("client_id = \"golf\"\n", "missing key 'url' in [uplink]: it has no default, so the profile must set it"),
-        ("url = \"mqtt://b\"\npassword = \"x\"\n", "line 6: unknown key 'password' in [uplink]; the keys of [uplink] are url, client_id, topic_prefix, ca_file, cert_file, key_file, credentials, keepalive_s, protocol, backoff_min_ms, backoff_max_ms, publish_per_s, outbox_max_messages, outbox_max_bytes, positions, homeassistant_prefix"),
+        ("url = \"mqtt://b\"\npassword = \"x\"\n", "line 6: unknown key 'password' in [uplink]; the keys of [uplink] are url, client_id, topic_prefix, ca_file, cert_file, key_file, credentials, keepalive_s, protocol, backoff_min_ms, backoff_max_ms, backoff_jitter_percent, publish_per_s, outbox_max_messages, outbox_max_bytes, positions, homeassistant_prefix"),
         ("url = \"mqtt://b\"\nhomeassistant_prefix = \"home assistant\"\n", "line 6: uplink.homeassistant_prefix = \"home assistant\" is not allowed: it must be topic levels like fairfuel or home/cars: no +, #, spaces or empty level (or empty: no Home Assistant discovery)"),
     ])
     func badValues(uplink: String, message: String) throws {

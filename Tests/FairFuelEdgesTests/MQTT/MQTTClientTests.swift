@@ -56,7 +56,8 @@ enum MQTTPump {
     ) -> MQTTClientConfiguration {
         MQTTClientConfiguration(
             host: "127.0.0.1", port: harness.port, clientID: id, protocolVersion: version, keepAliveSeconds: 5,
-            backoffMinimumMs: 50, backoffMaximumMs: 400, connectTimeoutMs: 3_000, credentials: credentials, lastWill: will)
+            backoffMinimumMs: 50, backoffMaximumMs: 400, backoffJitterPercent: 0, connectTimeoutMs: 3_000, credentials: credentials,
+            lastWill: will)
     }
 
     @Test(
