@@ -73,6 +73,40 @@ struct RealLifeMonthReplayTests {
             """)
     }
 
+    /// The real-life month of `realLifeMonth` with each car of `TruthCarPopulation` (and the
+    /// scenarios' own car) as the true car: whether FairFuel's error depends on which real car the
+    /// family drives. FairFuel keeps its default vehicle profile, as in `realLifeMonth`. Off by
+    /// default (a month per car, about a minute in all); run with
+    /// FAIRFUEL_CAR_STUDY=1 swift test --filter carPopulationStudy (FAIRFUEL_REAL_LIFE_DAYS=N for another length).
+    @Test("the real-life month across true cars", .enabled(if: ProcessInfo.processInfo.environment["FAIRFUEL_CAR_STUDY"] == "1"))
+    func carPopulationStudy() throws {
+        let days = Int(ProcessInfo.processInfo.environment["FAIRFUEL_REAL_LIFE_DAYS"] ?? "") ?? Self.days
+        let epa = try EPACycleRatios()
+        let cars = [(name: "scenarios' car, 1.5 L compact (WillansCar())", car: WillansCar(), member: false)]
+            + TruthCarPopulation.members.map { ($0.name, $0.car, true) }
+        var table = "car study (real-life month, seed 2026, \(days) days), misallocated share of the bills:\n"
+            + "car | highway/city | EPA rank | FairFuel | model only | distance only | FairFuel - model only\n"
+        /// FairFuel's misallocation with each car of the population.
+        var fairFuel: [Double] = []
+        for (name, car, member) in cars {
+            let ratio = epa.highwayRatio(car, .normal)
+            let outcome = try Self.replayMonth(seed: 2026, days: days, realLife: FamilyMonth.RealLife(), cut: true, car: car)
+            if member { fairFuel.append(outcome.misallocation) }
+            table += "\(name) | \(Self.format(ratio, 3)) | \(Self.format(epa.highwayRank(ratio) * 100, 0)) % | "
+                + "\(Self.format(outcome.misallocation * 100, 2)) % | \(Self.format(outcome.modelOnly * 100, 2)) % | "
+                + "\(Self.format(outcome.distanceOnly * 100, 2)) % | \(Self.format((outcome.misallocation - outcome.modelOnly) * 100, 2)) points\n"
+            #expect(outcome.replayFailures.isEmpty, "\(name): \(outcome.replayFailures)")
+            #expect(outcome.misallocation < outcome.distanceOnly, "\(name): FairFuel beats distance-only with perfect sessions")
+            #expect(outcome.misallocation - outcome.modelOnly <= 0.005,
+                    "\(name): misallocated \(outcome.misallocation * 100) % of the bills, the model alone \(outcome.modelOnly * 100) %")
+        }
+        let sorted = fairFuel.sorted()
+        let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        table += "FairFuel over the population's \(sorted.count) cars: median \(Self.format(median * 100, 2)) %, "
+            + "range \(Self.format(sorted.first! * 100, 2)) % to \(Self.format(sorted.last! * 100, 2)) %"
+        print(table)
+    }
+
     // MARK: The month, cut and replayed
 
     struct Outcome {
@@ -138,7 +172,10 @@ struct RealLifeMonthReplayTests {
         }
     }
 
-    static func replayMonth(seed: UInt64, days: Int, realLife: FamilyMonth.RealLife, cut: Bool) throws -> Outcome {
+    /// `car`: the true car the family drives (FairFuel keeps its default vehicle profile whatever it is).
+    static func replayMonth(
+        seed: UInt64, days: Int, realLife: FamilyMonth.RealLife, cut: Bool, car: WillansCar = WillansCar()
+    ) throws -> Outcome {
         let clock = ContinuousClock()
         let started = clock.now
         let directory = NSTemporaryDirectory() + "fairfuel-real-life-\(UUID().uuidString)"
@@ -168,7 +205,7 @@ struct RealLifeMonthReplayTests {
 
         var options = ScenarioOptions(seed: seed)
         options.referenceModel = true
-        var month = FamilyMonth(seed: seed, days: days, options: options, realLife: realLife)
+        var month = FamilyMonth(seed: seed, days: days, options: options, realLife: realLife, car: car)
         month.fillUpAtTheStart()
         var cutRandom = SeededGenerator(seed: seed ^ 0xC0FFEE)
         var restartLog: [Int64] = []
