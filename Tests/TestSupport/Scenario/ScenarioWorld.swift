@@ -99,7 +99,7 @@ public struct ScenarioWorld: Sendable {
             PersonState(shadow: AR1(sigma: 2.5, tauSeconds: 4, random: &random), carryLossDB: random.uniform(1...5))
         }
         if options.referenceModel {
-            reference = FuelEstimator(model: FuelModel(profile: try! VehicleFuelProfile()))
+            reference = FuelEstimator(model: FuelModel(profile: try! options.referenceProfile ?? VehicleFuelProfile()))
         }
         errorNorth = AR1(sigma: 1.8, tauSeconds: 25, random: &random)
         errorEast = AR1(sigma: 1.8, tauSeconds: 25, random: &random)
