@@ -1,6 +1,7 @@
 import FairFuelCore
 @testable import FairFuelDomain
 import Testing
+import TestSupport
 
 @Suite struct FuelModelTests {
     static let model = FuelModel(profile: .midSizePetrol)

@@ -2,6 +2,7 @@ import FairFuelCore
 import FairFuelDomain
 import Foundation
 import Testing
+import TestSupport
 
 /// The model against measured fuel: EPA dynamometer results of model-year 2022 petrol cars
 /// on the city (UDDS), highway (HWFET) and aggressive (US06) cycles.
@@ -43,12 +44,7 @@ import Testing
         var us06: [Double]
 
         /// Distances of the UDDS's first 505 s (FTP bags 1 and 3) and the rest (bag 2), metres.
-        var bagMeters: (first: Double, second: Double) {
-            func meters(_ range: Range<Int>) -> Double {
-                range.dropFirst().reduce(0) { $0 + (udds[$1] + udds[$1 - 1]) / 2 }
-            }
-            return (meters(0..<506), meters(505..<udds.count))
-        }
+        var bagMeters: (first: Double, second: Double) { FuelFixtures.bagMeters(udds: udds) }
     }
 
     /// Per-cycle relative errors (model/measured − 1 after the vehicle's one scale factor).

@@ -10,51 +10,26 @@ import TestSupport
 /// not exist. Where in that spread it lies is printed beside FairFuel's model of the same car:
 /// the month replays' "model alone" error is the distance between the two.
 @Suite struct TruthCarRealismTests {
-    static func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[Int(Double(sorted.count - 1) * p)] }
-
-    /// The share of `sorted` at or below `value`.
-    static func rank(_ value: Double, in sorted: [Double]) -> Double {
-        Double(sorted.filter { $0 <= value }.count) / Double(sorted.count)
-    }
-
-    /// L/100 km of the truth car over a 1 Hz speed trace, warm, shifting as `style` does.
-    static func truthConsumption(_ car: WillansCar, _ speeds: [Double], _ style: DrivingStyle) -> Double {
-        var drivetrain = Drivetrain()
-        drivetrain.start(atSeconds: 0)
-        var liters = 0.0
-        var meters = 0.0
-        for index in speeds.indices.dropFirst() {
-            let acceleration = speeds[index] - speeds[index - 1]
-            let speed = (speeds[index] + speeds[index - 1]) / 2
-            drivetrain.shift(car: car, speed: speed, acceleration: acceleration, upshiftRPM: style.upshiftRPM, downshiftRPM: style.downshiftRPM)
-            liters += car.millilitersPerSecond(speed: speed, acceleration: acceleration, gear: drivetrain.gear, coldness: 0) / 1000
-            meters += speed
-        }
-        return liters / meters * 100_000
-    }
-
     @Test func theTruthCarConsumesAsRealCarsDoAcrossCycles() throws {
-        let udds = try FuelFixtures.cycle("udds"), hwfet = try FuelFixtures.cycle("hwfet"), us06 = try FuelFixtures.cycle("us06")
-        let cycles = FuelValidationTests.Cycles(udds: udds, hwfet: hwfet, us06: us06)
-        let vehicles = try FuelFixtures.epaVehicles(bagMeters: cycles.bagMeters)
+        let epa = try EPACycleRatios()
+        let vehicles = epa.vehicles
         try #require(vehicles.count >= 150)
-        let highwayRatios = vehicles.map { $0.highway / $0.cityHot }.sorted()
-        let aggressiveRatios = vehicles.map { $0.aggressive / $0.cityHot }.sorted()
+        let highwayRatios = epa.highwayRatios, aggressiveRatios = epa.aggressiveRatios
+        let percentile = EPACycleRatios.percentile
         var report = String(
             format: "EPA 2022, %d petrol cars: highway/city p10 %.3f p50 %.3f p90 %.3f; US06/city p10 %.3f p50 %.3f p90 %.3f\n",
-            vehicles.count, Self.percentile(highwayRatios, 0.1), Self.percentile(highwayRatios, 0.5), Self.percentile(highwayRatios, 0.9),
-            Self.percentile(aggressiveRatios, 0.1), Self.percentile(aggressiveRatios, 0.5), Self.percentile(aggressiveRatios, 0.9))
+            vehicles.count, percentile(highwayRatios, 0.1), percentile(highwayRatios, 0.5), percentile(highwayRatios, 0.9),
+            percentile(aggressiveRatios, 0.1), percentile(aggressiveRatios, 0.5), percentile(aggressiveRatios, 0.9))
 
         let car = WillansCar()
         for style in [DrivingStyle.calm, .normal, .aggressive] {
-            let city = Self.truthConsumption(car, udds, style)
-            let highway = Self.truthConsumption(car, hwfet, style) / city
-            let aggressive = Self.truthConsumption(car, us06, style) / city
+            let highway = epa.highwayRatio(car, style)
+            let aggressive = epa.aggressiveRatio(car, style)
             report += String(
                 format: "truth car, %@ driver: highway/city %.3f (EPA rank %.0f %%), US06/city %.3f (rank %.0f %%)\n",
-                style.name, highway, Self.rank(highway, in: highwayRatios) * 100, aggressive, Self.rank(aggressive, in: aggressiveRatios) * 100)
-            #expect(highway >= Self.percentile(highwayRatios, 0.05) && highway <= Self.percentile(highwayRatios, 0.95), "\(style.name)")
-            #expect(aggressive >= Self.percentile(aggressiveRatios, 0.05) && aggressive <= Self.percentile(aggressiveRatios, 0.95), "\(style.name)")
+                style.name, highway, epa.highwayRank(highway) * 100, aggressive, epa.aggressiveRank(aggressive) * 100)
+            #expect(highway >= percentile(highwayRatios, 0.05) && highway <= percentile(highwayRatios, 0.95), "\(style.name)")
+            #expect(aggressive >= percentile(aggressiveRatios, 0.05) && aggressive <= percentile(aggressiveRatios, 0.95), "\(style.name)")
         }
         // FairFuel's model of the same car (its mass, rolling resistance and drag area).
         let roadLoad = RoadLoad(
@@ -65,12 +40,31 @@ import TestSupport
             var estimator = FuelEstimator(model: model, coldStartFraction: 0)
             return estimator.drive(speeds)
         }
-        let modelHighway = modelled(hwfet) / modelled(udds)
-        let modelAggressive = modelled(us06) / modelled(udds)
+        let modelHighway = modelled(epa.hwfet) / modelled(epa.udds)
+        let modelAggressive = modelled(epa.us06) / modelled(epa.udds)
         report += String(
             format: "FairFuel's model of that car: highway/city %.3f (EPA rank %.0f %%), US06/city %.3f (rank %.0f %%)",
-            modelHighway, Self.rank(modelHighway, in: highwayRatios) * 100, modelAggressive,
-            Self.rank(modelAggressive, in: aggressiveRatios) * 100)
+            modelHighway, epa.highwayRank(modelHighway) * 100, modelAggressive, epa.aggressiveRank(modelAggressive) * 100)
         print(report)
+    }
+
+    /// The car study's population (`TruthCarPopulation`): each car, driven normally, sits within
+    /// five points of the EPA percentile of highway/city ratio it stands for, and within the EPA's
+    /// spread (p5 to p95) on the aggressive cycle.
+    @Test(arguments: TruthCarPopulation.members)
+    func eachPopulationCarSitsInItsEPABand(_ member: TruthCarPopulation.Member) throws {
+        let epa = try EPACycleRatios()
+        let ratio = epa.highwayRatio(member.car, .normal)
+        let rank = epa.highwayRank(ratio)
+        let aggressive = epa.aggressiveRatio(member.car, .normal)
+        print(String(
+            format: "%@: highway/city %.3f, EPA rank %.0f %% (intended p%.0f, where the EPA's is %.3f); US06/city %.3f (rank %.0f %%)",
+            member.name, ratio, rank * 100, member.intendedPercentile * 100,
+            EPACycleRatios.percentile(epa.highwayRatios, member.intendedPercentile), aggressive, epa.aggressiveRank(aggressive) * 100))
+        #expect(abs(rank - member.intendedPercentile) <= TruthCarPopulation.bandHalfWidth,
+                "\(member.name): rank \(rank) for ratio \(ratio)")
+        // And, like the scenarios' car, a plausible car on the aggressive cycle too.
+        #expect(aggressive >= EPACycleRatios.percentile(epa.aggressiveRatios, 0.05)
+                && aggressive <= EPACycleRatios.percentile(epa.aggressiveRatios, 0.95), "\(member.name): US06/city \(aggressive)")
     }
 }

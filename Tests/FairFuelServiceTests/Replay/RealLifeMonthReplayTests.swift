@@ -73,6 +73,57 @@ struct RealLifeMonthReplayTests {
             """)
     }
 
+    /// The real-life month of `realLifeMonth` with each car of `TruthCarPopulation` (and the
+    /// scenarios' own car) as the true car: whether FairFuel's error depends on which real car the
+    /// family drives. Asserted per car as `realLifeMonth` asserts for its one, with FairFuel on its
+    /// default vehicle profile as there; then reported again with the family having told FairFuel
+    /// the car's mass and idle rate. Off by default (two months per car, about three minutes);
+    /// run with FAIRFUEL_CAR_STUDY=1 swift test --filter carPopulationStudy
+    /// (FAIRFUEL_REAL_LIFE_DAYS=N for another length, FAIRFUEL_CAR_STUDY_SEED=N for another month).
+    @Test("the real-life month across true cars", .enabled(if: ProcessInfo.processInfo.environment["FAIRFUEL_CAR_STUDY"] == "1"))
+    func carPopulationStudy() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let days = Int(environment["FAIRFUEL_REAL_LIFE_DAYS"] ?? "") ?? Self.days
+        let seed = UInt64(environment["FAIRFUEL_CAR_STUDY_SEED"] ?? "") ?? 2026
+        let epa = try EPACycleRatios()
+        let cars = [(name: "scenarios' car, 1.5 L compact (WillansCar())", car: WillansCar(), member: false)]
+            + TruthCarPopulation.members.map { ($0.name, $0.car, true) }
+        var table = """
+            car study (real-life month, seed \(seed), \(days) days), misallocated share of the bills; \
+            FairFuel on its default profile, then told the car's mass and idle rate:
+            car | highway/city | EPA rank | FairFuel | model only | distance only | FairFuel - model only | \
+            told: FairFuel | told: model only
+
+            """
+        /// FairFuel's misallocation with each car of the population, default profile and told.
+        var fairFuel: [Double] = [], fairFuelTold: [Double] = []
+        for (name, car, member) in cars {
+            let ratio = epa.highwayRatio(car, .normal)
+            let outcome = try Self.replayMonth(seed: seed, days: days, realLife: FamilyMonth.RealLife(), cut: true, car: car)
+            let told = try Self.replayMonth(seed: seed, days: days, realLife: FamilyMonth.RealLife(), cut: true, car: car, toldTheCar: true)
+            if member {
+                fairFuel.append(outcome.misallocation)
+                fairFuelTold.append(told.misallocation)
+            }
+            table += "\(name) | \(Self.format(ratio, 3)) | \(Self.format(epa.highwayRank(ratio) * 100, 0)) % | "
+                + "\(Self.format(outcome.misallocation * 100, 2)) % | \(Self.format(outcome.modelOnly * 100, 2)) % | "
+                + "\(Self.format(outcome.distanceOnly * 100, 2)) % | \(Self.format((outcome.misallocation - outcome.modelOnly) * 100, 2)) points | "
+                + "\(Self.format(told.misallocation * 100, 2)) % | \(Self.format(told.modelOnly * 100, 2)) %\n"
+            #expect(outcome.replayFailures.isEmpty && told.replayFailures.isEmpty, "\(name): \(outcome.replayFailures + told.replayFailures)")
+            #expect(outcome.misallocation < outcome.distanceOnly, "\(name): FairFuel beats distance-only with perfect sessions")
+            #expect(outcome.misallocation - outcome.modelOnly <= 0.005,
+                    "\(name): misallocated \(outcome.misallocation * 100) % of the bills, the model alone \(outcome.modelOnly * 100) %")
+        }
+        func summary(_ values: [Double]) -> String {
+            let sorted = values.sorted()
+            let middle = sorted.count / 2
+            let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+            return "median \(Self.format(median * 100, 2)) %, range \(Self.format(sorted.first! * 100, 2)) % to \(Self.format(sorted.last! * 100, 2)) %"
+        }
+        table += "FairFuel over the population's \(fairFuel.count) cars: \(summary(fairFuel)); told the car: \(summary(fairFuelTold))"
+        print(table)
+    }
+
     // MARK: The month, cut and replayed
 
     struct Outcome {
@@ -138,7 +189,12 @@ struct RealLifeMonthReplayTests {
         }
     }
 
-    static func replayMonth(seed: UInt64, days: Int, realLife: FamilyMonth.RealLife, cut: Bool) throws -> Outcome {
+    /// `car`: the true car the family drives. FairFuel (and its model alone) keep the default vehicle
+    /// profile unless `toldTheCar`: then the family has set the car's mass and its warm idle rate
+    /// (`fairfuel vehicle set --mass-kg --idle-l-per-h`, as the papers and the trip computer give them).
+    static func replayMonth(
+        seed: UInt64, days: Int, realLife: FamilyMonth.RealLife, cut: Bool, car: WillansCar = WillansCar(), toldTheCar: Bool = false
+    ) throws -> Outcome {
         let clock = ContinuousClock()
         let started = clock.now
         let directory = NSTemporaryDirectory() + "fairfuel-real-life-\(UUID().uuidString)"
@@ -157,6 +213,12 @@ struct RealLifeMonthReplayTests {
                 let id = try store.addDriver(name: driver.name, tags: [driver.tagIdentity], beacons: driver.fob.map { [$0.identity] } ?? [])
                 #expect(id == ScenarioFamily.driverID(driver.person))
             }
+            if toldTheCar {
+                var vehicle = try store.vehicle()
+                vehicle.massKilograms = car.massKilograms
+                vehicle.idleLitersPerHour = Self.idleLitersPerHour(car)
+                try store.setVehicle(vehicle)
+            }
         }
 
         var outcome = Outcome()
@@ -168,7 +230,10 @@ struct RealLifeMonthReplayTests {
 
         var options = ScenarioOptions(seed: seed)
         options.referenceModel = true
-        var month = FamilyMonth(seed: seed, days: days, options: options, realLife: realLife)
+        if toldTheCar {
+            options.referenceProfile = try VehicleFuelProfile(massKilograms: car.massKilograms, idleLitersPerHour: Self.idleLitersPerHour(car))
+        }
+        var month = FamilyMonth(seed: seed, days: days, options: options, realLife: realLife, car: car)
         month.fillUpAtTheStart()
         var cutRandom = SeededGenerator(seed: seed ^ 0xC0FFEE)
         var restartLog: [Int64] = []
@@ -330,6 +395,11 @@ struct RealLifeMonthReplayTests {
         }
         outcome.total = clock.now - started
         return outcome
+    }
+
+    /// A true car's warm fuel rate standing in first gear with the clutch in (the scenarios' idle), L/h.
+    static func idleLitersPerHour(_ car: WillansCar) -> Double {
+        car.millilitersPerSecond(speed: 0, acceleration: 0, gear: 1, coldness: 0) * 3.6
     }
 
     /// The capture's parts between restarts (`ServiceRestarts.parts`), each a capture of its own.

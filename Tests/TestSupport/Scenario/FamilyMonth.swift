@@ -73,12 +73,14 @@ public struct FamilyMonth {
     /// What happened when, for a test to explain its findings: (link time, text).
     public private(set) var lifeLog: [(atMs: Int64, text: String)] = []
 
-    /// With `realLife`, `ScenarioOptions.recordMovements` is turned on.
-    public init(seed: UInt64 = 2026, days: Int = 28, options: ScenarioOptions? = nil, realLife: RealLife? = nil) {
+    /// With `realLife`, `ScenarioOptions.recordMovements` is turned on. `car`: the true car.
+    public init(
+        seed: UInt64 = 2026, days: Int = 28, options: ScenarioOptions? = nil, realLife: RealLife? = nil, car: WillansCar = WillansCar()
+    ) {
         var settings = options ?? ScenarioOptions(seed: seed)
         settings.seed = seed
         if realLife != nil { settings.recordMovements = true }
-        world = ScenarioWorld(family: .standard, options: settings)
+        world = ScenarioWorld(family: .standard, options: settings, car: car)
         self.days = days
         random = SeededGenerator(seed: seed &* 31 &+ 7)
         self.realLife = realLife

@@ -1,4 +1,5 @@
 import FairFuelCore
+import FairFuelDomain
 import FairFuelParsers
 
 /// Knobs of a scenario world.
@@ -18,6 +19,8 @@ public struct ScenarioOptions: Sendable {
     public var gnssNoise = true
     /// Also run FairFuel's fuel model on the true speeds (`ScenarioTruth.Period.modelLiters`).
     public var referenceModel = false
+    /// The vehicle that reference model is told about; nil: FairFuel's default (`VehicleFuelProfile()`).
+    public var referenceProfile: VehicleFuelProfile?
     /// Litres in the tank at the start; nil: 3 L short of full.
     public var initialTankLiters: Double?
     /// Keep every moving second in `ScenarioTruth.movements` (who drove how far, when).

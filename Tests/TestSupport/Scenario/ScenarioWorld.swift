@@ -34,7 +34,8 @@ public struct ScenarioWorld: Sendable {
 
     public internal(set) var family: ScenarioFamily
     public let options: ScenarioOptions
-    public let car = WillansCar()
+    /// The true car (by default the scenarios' one; `TruthCarPopulation` has others).
+    public let car: WillansCar
     let radio = RadioModel()
     var random: SeededGenerator
 
@@ -86,9 +87,10 @@ public struct ScenarioWorld: Sendable {
     var dropoutEpochs = 0
     let epochPhaseMs: Int64 = 120
 
-    public init(family: ScenarioFamily = .standard, options: ScenarioOptions = ScenarioOptions()) {
+    public init(family: ScenarioFamily = .standard, options: ScenarioOptions = ScenarioOptions(), car: WillansCar = WillansCar()) {
         self.family = family
         self.options = options
+        self.car = car
         var random = SeededGenerator(seed: options.seed)
         latitude = options.latitude
         longitude = options.longitude
@@ -97,7 +99,7 @@ public struct ScenarioWorld: Sendable {
             PersonState(shadow: AR1(sigma: 2.5, tauSeconds: 4, random: &random), carryLossDB: random.uniform(1...5))
         }
         if options.referenceModel {
-            reference = FuelEstimator(model: FuelModel(profile: try! VehicleFuelProfile()))
+            reference = FuelEstimator(model: FuelModel(profile: try! options.referenceProfile ?? VehicleFuelProfile()))
         }
         errorNorth = AR1(sigma: 1.8, tauSeconds: 25, random: &random)
         errorEast = AR1(sigma: 1.8, tauSeconds: 25, random: &random)

@@ -3,12 +3,15 @@ import FairFuelDomain
 import Foundation
 
 /// The fuel fixtures: standard cycles and the trimmed EPA Test Car List (see their PROVENANCE.md).
-enum FuelFixtures {
-    enum LoadError: Error, CustomStringConvertible {
+///
+/// They live in `Tests/FairFuelDomainTests/Fixtures/fuel` and are read from the source tree, so
+/// that every test target (the domain's fuel tests, the month replays' car study) reads the same files.
+public enum FuelFixtures {
+    public enum LoadError: Error, CustomStringConvertible {
         case missing(String)
         case malformed(file: String, line: Int, reason: String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case let .missing(path): "missing fixture \(path)"
             case let .malformed(file, line, reason): "\(file):\(line): \(reason)"
@@ -16,25 +19,20 @@ enum FuelFixtures {
         }
     }
 
-    static var directory: URL {
-        get throws {
-            guard let url = Bundle.module.url(forResource: "Fixtures", withExtension: nil) else {
-                throw LoadError.missing("Fixtures")
-            }
-            return url.appendingPathComponent("fuel")
-        }
+    public static var directory: URL {
+        URL(fileURLWithPath: PackagePaths.root).appendingPathComponent("Tests/FairFuelDomainTests/Fixtures/fuel")
     }
 
     /// Lines of a fixture, without a byte order mark, `#` comments or blank lines.
-    static func lines(_ relativePath: String) throws -> [Substring] {
-        let url = try directory.appendingPathComponent(relativePath)
+    public static func lines(_ relativePath: String) throws -> [Substring] {
+        let url = directory.appendingPathComponent(relativePath)
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw LoadError.missing(relativePath) }
         let body = text.hasPrefix("\u{FEFF}") ? Substring(text.dropFirst()) : Substring(text)
         return body.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace) }
     }
 
     /// A standard cycle's speeds, one per second from 0 s.
-    static func cycle(_ name: String) throws -> [Double] {
+    public static func cycle(_ name: String) throws -> [Double] {
         let file = "standard_cycles/\(name).csv"
         let rows = try lines(file)
         guard rows.first?.hasPrefix("cycSecs,cycMps") == true else {
@@ -51,28 +49,36 @@ enum FuelFixtures {
         return speeds
     }
 
-    /// One test vehicle with its measured consumption per cycle, litres per 100 km.
-    struct EPAVehicle: Sendable {
-        var key: String
-        var name: String
-        var displacementLiters: Double
-        var testWeightKilograms: Double
-        var roadLoad: RoadLoad
-        /// FTP composite (weighted cold and hot UDDS), as rated.
-        var cityComposite: Double
-        /// Hot UDDS: FTP bags 3 and 2 (no cold start).
-        var cityHot: Double
-        var highway: Double
-        var aggressive: Double
+    /// Distances of the UDDS's first 505 s (FTP bags 1 and 3) and the rest (bag 2), metres.
+    public static func bagMeters(udds: [Double]) -> (first: Double, second: Double) {
+        func meters(_ range: Range<Int>) -> Double {
+            range.dropFirst().reduce(0) { $0 + (udds[$1] + udds[$1 - 1]) / 2 }
+        }
+        return (meters(0..<506), meters(505..<udds.count))
     }
 
-    static func lp100(mpg: Double) -> Double { 235.214_583 / mpg }
+    /// One test vehicle with its measured consumption per cycle, litres per 100 km.
+    public struct EPAVehicle: Sendable {
+        public var key: String
+        public var name: String
+        public var displacementLiters: Double
+        public var testWeightKilograms: Double
+        public var roadLoad: RoadLoad
+        /// FTP composite (weighted cold and hot UDDS), as rated.
+        public var cityComposite: Double
+        /// Hot UDDS: FTP bags 3 and 2 (no cold start).
+        public var cityHot: Double
+        public var highway: Double
+        public var aggressive: Double
+    }
+
+    public static func lp100(mpg: Double) -> Double { 235.214_583 / mpg }
 
     /// The paired vehicles; several tests of one cycle are averaged in L/100 km.
     ///
     /// `bagMeters` are the distances of FTP bag 1 (= bag 3) and bag 2 on the UDDS trace,
     /// which weight bags 3 and 2 into a hot UDDS. Vehicles without FTP bag results are left out.
-    static func epaVehicles(bagMeters: (first: Double, second: Double)) throws -> [EPAVehicle] {
+    public static func epaVehicles(bagMeters: (first: Double, second: Double)) throws -> [EPAVehicle] {
         let file = "epa_test_car_list/epa_2022_gasoline_paired.csv"
         let rows = try lines(file)
         let header = rows.first?.split(separator: ",").map(String.init) ?? []
@@ -128,20 +134,5 @@ enum FuelFixtures {
                 cityComposite: mean(tests.city), cityHot: mean(tests.hot), highway: mean(tests.highway),
                 aggressive: mean(tests.aggressive))
         }
-    }
-}
-
-/// Drives an estimator over a 1 Hz speed trace.
-extension FuelEstimator {
-    /// Feeds `speeds` (m/s, one per second from `startMs`), then pauses; returns litres per 100 km.
-    @discardableResult
-    mutating func drive(_ speeds: [Double], startMs: Int64 = 0, stepMs: Int64 = 1_000) -> Double {
-        let litersBefore = modelLiters.value
-        let metersBefore = distance.value
-        for (index, speed) in speeds.enumerated() {
-            add(timeMs: startMs + Int64(index) * stepMs, speed: MetersPerSecond(speed))
-        }
-        pause()
-        return (modelLiters.value - litersBefore) / ((distance.value - metersBefore) / 1_000) * 100
     }
 }
