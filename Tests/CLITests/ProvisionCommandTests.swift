@@ -62,6 +62,11 @@ import TestSupport
             ["vehicle", "set", "--units", "furlongs"],
             ["vehicle", "set", "--currency", "JPY"],
             ["vehicle", "show"],
+            // The idle rate from the displacement, for the car's fuel (diesel: the same idle energy).
+            ["vehicle", "set", "--engine-l", "1.6"],
+            ["vehicle", "set", "--fuel", "petrol", "--engine-l", "3.6"],
+            ["vehicle", "set", "--engine-l", "12"],
+            ["vehicle", "set", "--engine-l", "2.0", "--idle-l-per-h", "1.0"],
         ], directory: directory)
         #expect(text == (try Golden.expected(at: Self.fixtures + "/vehicle.transcript", actual: text)))
     }
