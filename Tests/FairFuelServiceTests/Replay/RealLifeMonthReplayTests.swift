@@ -120,6 +120,8 @@ struct RealLifeMonthReplayTests {
                 name.hasPrefix("p90 ")
             }
             #expect(told.misallocation < told.distanceOnly, "\(name), told the car: FairFuel beats distance-only with perfect sessions")
+            #expect(told.misallocation - told.modelOnly <= 0.005,
+                    "\(name), told the car: misallocated \(told.misallocation * 100) % of the bills, the model alone \(told.modelOnly * 100) %")
             #expect(outcome.misallocation - outcome.modelOnly <= 0.005,
                     "\(name): misallocated \(outcome.misallocation * 100) % of the bills, the model alone \(outcome.modelOnly * 100) %")
         }
