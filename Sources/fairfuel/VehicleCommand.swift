@@ -22,7 +22,6 @@ struct VehicleCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change the vehicle profile; unnamed fields stay as they are.")
-        static let engineLitersRange = 0.5...8.0
         @Option(help: "A name for the car.", transform: CheckedArgument.name) var name: String?
         @Option(name: .customLong("l-per-100km"), help: "Rated combined consumption, L/100 km.") var litersPer100km: Double?
         @Option(name: .customLong("mass-kg"), help: "Mass with a driver, kg.") var massKilograms: Double?
@@ -44,7 +43,7 @@ struct VehicleCommand: ParsableCommand {
             if let x = litersPer100km, !VehicleProfile.ratedLitersPer100kmRange.contains(x) { throw ValidationError("--l-per-100km must be 1 to 40") }
             if let x = massKilograms, !VehicleProfile.massKilogramsRange.contains(x) { throw ValidationError("--mass-kg must be 400 to 5000") }
             if let x = idleLitersPerHour, !VehicleProfile.idleLitersPerHourRange.contains(x) { throw ValidationError("--idle-l-per-h must be 0 to 5") }
-            if let x = engineLiters, !Self.engineLitersRange.contains(x) { throw ValidationError("--engine-l must be 0.5 to 8") }
+            if let x = engineLiters, !VehicleProfile.engineLitersRange.contains(x) { throw ValidationError("--engine-l must be 0.5 to 8") }
             if engineLiters != nil && idleLitersPerHour != nil {
                 throw ValidationError("--engine-l sets the idle rate: give --engine-l or --idle-l-per-h, not both")
             }
@@ -65,12 +64,7 @@ struct VehicleCommand: ParsableCommand {
             if let massKilograms { v.massKilograms = massKilograms }
             if let idleLitersPerHour { v.idleLitersPerHour = idleLitersPerHour }
             if let fuel { v.fuelType = fuel }
-            if let engineLiters {
-                // The idle rate is what the model misses most between cars (a 3.6 L V6 idles at
-                // twice a 1.6 L's rate); the displacement is on every registration document.
-                let fuelType = FuelType(rawValue: v.fuelType) ?? .petrol
-                v.idleLitersPerHour = (fuelType.idleLitersPerHour(displacementLiters: engineLiters) * 100).rounded() / 100
-            }
+            if let engineLiters { v.idleLitersPerHour = v.idleLitersPerHour(engineLiters: engineLiters) }
             if let tankLiters { v.tankLiters = tankLiters }
             if let currency {
                 let digits = VehicleProfile.minorDigits(ofCurrency: currency) ?? 2

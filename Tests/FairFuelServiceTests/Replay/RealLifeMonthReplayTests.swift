@@ -218,6 +218,8 @@ struct RealLifeMonthReplayTests {
             }
         }
         let databasePath = directory + "/fairfuel.db"
+        // What the family sets from the registration document, as `vehicle set --mass-kg --engine-l` stores it.
+        var toldVehicle: VehicleProfile?
         do {
             let store = try TripStore(path: databasePath)
             for driver in ScenarioFamily.standard.drivers {
@@ -227,8 +229,9 @@ struct RealLifeMonthReplayTests {
             if toldTheCar {
                 var vehicle = try store.vehicle()
                 vehicle.massKilograms = car.massKilograms
-                vehicle.idleLitersPerHour = Self.idleLitersPerHour(car)
+                vehicle.idleLitersPerHour = vehicle.idleLitersPerHour(engineLiters: car.displacementLiters)
                 try store.setVehicle(vehicle)
+                toldVehicle = vehicle
             }
         }
 
@@ -241,8 +244,9 @@ struct RealLifeMonthReplayTests {
 
         var options = ScenarioOptions(seed: seed)
         options.referenceModel = true
-        if toldTheCar {
-            options.referenceProfile = try VehicleFuelProfile(massKilograms: car.massKilograms, idleLitersPerHour: Self.idleLitersPerHour(car))
+        if let toldVehicle {
+            options.referenceProfile = try VehicleFuelProfile(
+                massKilograms: toldVehicle.massKilograms, idleLitersPerHour: toldVehicle.idleLitersPerHour)
         }
         var month = FamilyMonth(seed: seed, days: days, options: options, realLife: realLife, car: car)
         month.fillUpAtTheStart()
@@ -408,11 +412,6 @@ struct RealLifeMonthReplayTests {
         return outcome
     }
 
-    /// The idle rate the family sets from the car's registration document: `fairfuel vehicle set
-    /// --engine-l` turns the displacement into it (`FuelType.idleLitersPerHour(displacementLiters:)`).
-    static func idleLitersPerHour(_ car: WillansCar) -> Double {
-        (FuelType.petrol.idleLitersPerHour(displacementLiters: car.displacementLiters) * 100).rounded() / 100
-    }
 
     /// The capture's parts between restarts (`ServiceRestarts.parts`), each a capture of its own.
     /// `helloAtMs`: the capture times of the MCU's HELLOs (the only lines worth decoding).
