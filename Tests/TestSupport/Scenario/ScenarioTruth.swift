@@ -44,6 +44,8 @@ public struct ScenarioTruth: Sendable {
         /// Litres FairFuel's own fuel model gives for the true speeds (perfect GNSS and
         /// sessions), when the world was asked to keep it: what the model alone gets wrong.
         public var modelLiters: [Party: Double] = [:]
+        /// The part of `modelLiters` that is work (the model without its idle term).
+        public var modelWorkLiters: [Party: Double] = [:]
         /// The refuel that closed the period; nil for the open one.
         public var refuel: Refuel?
     }

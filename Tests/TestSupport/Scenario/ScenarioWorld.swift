@@ -56,6 +56,8 @@ public struct ScenarioWorld: Sendable {
     var drivetrain = Drivetrain()
     /// FairFuel's model fed the true speeds, when `options.referenceModel` asks for it.
     var reference: FuelEstimator?
+    /// The same model without its idle term (and cold start), at the same scale: what of the model's litres is time, not work.
+    var referenceWithoutIdle: FuelEstimator?
     public internal(set) var ignition = false
     public internal(set) var tankLiters: Double
     /// When the car came to rest; nil while moving.
@@ -99,7 +101,13 @@ public struct ScenarioWorld: Sendable {
             PersonState(shadow: AR1(sigma: 2.5, tauSeconds: 4, random: &random), carryLossDB: random.uniform(1...5))
         }
         if options.referenceModel {
-            reference = FuelEstimator(model: FuelModel(profile: try! options.referenceProfile ?? VehicleFuelProfile()))
+            let profile = try! options.referenceProfile ?? VehicleFuelProfile()
+            let model = FuelModel(profile: profile)
+            reference = FuelEstimator(model: model)
+            let workOnly = try! VehicleFuelProfile(
+                massKilograms: profile.massKilograms, ratedLitersPer100Kilometers: profile.ratedLitersPer100Kilometers,
+                idleLitersPerHour: 0, fuelType: profile.fuelType, roadLoad: profile.roadLoad, coldStartExtra: .zero)
+            referenceWithoutIdle = FuelEstimator(model: FuelModel(profile: workOnly, scale: model.referenceCycleScale))
         }
         errorNorth = AR1(sigma: 1.8, tauSeconds: 25, random: &random)
         errorEast = AR1(sigma: 1.8, tauSeconds: 25, random: &random)
@@ -173,6 +181,17 @@ public struct ScenarioWorld: Sendable {
             let delta = model.liters.value - before
             if delta > 0 { truth.periods[truth.periods.count - 1].modelLiters[wheelParty, default: 0] += delta }
             reference = model
+        }
+        if var model = referenceWithoutIdle {
+            let before = model.liters.value
+            if drivetrain.engineOn {
+                model.add(timeMs: t0 + 1000, speed: MetersPerSecond(v1))
+            } else {
+                model.pause()
+            }
+            let delta = model.liters.value - before
+            if delta > 0 { truth.periods[truth.periods.count - 1].modelWorkLiters[wheelParty, default: 0] += delta }
+            referenceWithoutIdle = model
         }
 
         for index in people.indices where !people[index].inCar {
