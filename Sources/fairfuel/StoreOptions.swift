@@ -44,6 +44,12 @@ struct StoreOptions: ParsableArguments {
     }
 
     func openReadOnly() throws -> TripStore {
+        // A reading command creates nothing; say what creates a store rather than SQLite's "unable to open".
+        guard FileOperations.exists(resolvedPath) else {
+            throw UserFacingError(
+                "no store at \(resolvedPath) yet: `fairfuel run` creates it, as do `provision` and `vehicle set` "
+                    + "(give --db or $FAIRFUEL_DB for another path)")
+        }
         do {
             return try TripStore(path: resolvedPath, readOnly: true)
         } catch {

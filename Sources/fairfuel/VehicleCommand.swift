@@ -17,8 +17,14 @@ struct VehicleCommand: ParsableCommand {
             let v = try store.openReadOnly().vehicle()
             print("name \(v.name)\nrated \(v.ratedLitersPer100km) L/100 km\nmass \(v.massKilograms) kg\nidle \(v.idleLitersPerHour) L/h")
             print("fuel \(v.fuelType)\ntank \(v.tankLiters) L\ncurrency \(v.currency)\nunits \(v.units)\nuntracked \(v.untrackedPolicy.rawValue)\nfuel scale \(v.fuelScale)")
+            if v.isDefaultCar { print(VehicleCommand.defaultCarHint) }
         }
     }
+
+    /// Said while the mass and idle rate are the defaults.
+    static let defaultCarHint =
+        "hint: mass and idle rate are the defaults for any car; the split gets fairer with the car's own, "
+        + "from its registration document: fairfuel vehicle set --mass-kg KG --engine-l LITRES"
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change the vehicle profile; unnamed fields stay as they are.")
@@ -97,6 +103,7 @@ struct VehicleCommand: ParsableCommand {
             } else {
                 try db.setVehicle(v)
                 print("vehicle \(v.name): \(v.ratedLitersPer100km) L/100 km, \(v.massKilograms) kg, idle \(v.idleLitersPerHour) L/h, \(v.fuelType)")
+                if v.isDefaultCar { print(VehicleCommand.defaultCarHint) }
             }
             control.reloadIfRunning()
         }

@@ -55,6 +55,9 @@ import TestSupport
     @Test func vehicleSetValidatesRangesAndCurrencies() throws {
         let directory = try Self.temporaryDirectory()
         let text = try Self.transcript([
+            // A new store's car: the defaults, and the hint to replace them.
+            ["vehicle", "set", "--name", "Zoe", "--tank-l", "50"],
+            ["vehicle", "show"],
             ["vehicle", "set", "--name", "Zoe", "--l-per-100km", "5.2", "--mass-kg", "1250", "--idle-l-per-h", "0.6", "--fuel", "diesel", "--currency", "chf", "--units", "imperial"],
             ["vehicle", "set", "--currency", "XYZ"],
             ["vehicle", "set", "--mass-kg", "90"],

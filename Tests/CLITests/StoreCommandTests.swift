@@ -55,6 +55,16 @@ import TestSupport
         for share in shares { #expect(share.keys.contains("fuel_l")) }
     }
 
+    @Test func readingAStoreThatIsNotThereSaysWhatCreatesOne() throws {
+        let db = Self.temporaryDB()
+        for arguments in [["vehicle", "show"], ["trips"], ["split"], ["summary"]] {
+            let result = try Self.run(arguments + ["--db", db])
+            #expect(result.exitCode != 0, "\(arguments)")
+            #expect(result.standardError.contains("no store at \(db) yet: `fairfuel run` creates it"), "\(arguments): \(result.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: db), "\(arguments) created the store")
+        }
+    }
+
     @Test func badArgumentsFailClearlyAndChangeNothing() throws {
         let db = Self.temporaryDB()
         #expect(try Self.run(["provision", "driver", "add", "Alice", "--tag", "04a22b7a", "--db", db]).exitCode == 0)

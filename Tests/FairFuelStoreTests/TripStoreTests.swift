@@ -148,6 +148,23 @@ func temporaryStorePath(_ name: String = "store") -> String {
         #expect(splits[1].shares[0].driver == nil)
     }
 
+    @Test func aNewStoresCarIsTheDefaultUntilTheFamilyTellsIt() throws {
+        let store = try TripStore(path: temporaryStorePath())
+        var vehicle = try store.vehicle()
+        #expect(vehicle.isDefaultCar, "the schema's defaults are VehicleProfile's: \(vehicle)")
+        vehicle.name = "Zoe"
+        vehicle.tankLiters = 45
+        try store.setVehicle(vehicle)
+        #expect(try store.vehicle().isDefaultCar, "name and tank say nothing about the car's fuel")
+        vehicle.idleLitersPerHour = vehicle.idleLitersPerHour(engineLiters: 2.0)
+        try store.setVehicle(vehicle)
+        #expect(try !store.vehicle().isDefaultCar)
+        vehicle.idleLitersPerHour = VehicleProfile.defaultIdleLitersPerHour
+        vehicle.massKilograms = 1_250
+        try store.setVehicle(vehicle)
+        #expect(try !store.vehicle().isDefaultCar)
+    }
+
     @Test func untrackedProRataIsSharedByTheDrivers() throws {
         let store = try TripStore(path: temporaryStorePath())
         var vehicle = try store.vehicle()
