@@ -33,7 +33,14 @@ struct SplitCommand: ParsableCommand {
         let db = try store.openReadOnly()
         let vehicle = try db.vehicle()
         let units = DisplayUnits(units: vehicle.units, currency: vehicle.currency, currencyMinorDigits: vehicle.currencyMinorDigits)
-        print(SplitText.render(try db.splits(), by: by, json: json, units: units), terminator: "")
+        let splits = try db.splits()
+        if splits.isEmpty, !json {
+            // An empty report would leave a family wondering whether anything works.
+            print("no bills to split yet: enter each refuel with `fairfuel refuel --liters L --cost C` "
+                + "(the first full fill-up is the baseline, the fuel used before tracking began)")
+            return
+        }
+        print(SplitText.render(splits, by: by, json: json, units: units), terminator: "")
     }
 }
 

@@ -57,6 +57,10 @@ struct TripsCommand: ParsableCommand {
                 print(TripText.csv(trips, units: units), terminator: "")
             } else {
                 print(TripsCommand.table(trips, units: units), terminator: "")
+                if trips.isEmpty {
+                    let filtered = since != nil || until != nil || untracked || driver != nil
+                    print(filtered ? "no trips match" : "no trips yet: a driver's tap on the dongle starts one")
+                }
             }
         }
 

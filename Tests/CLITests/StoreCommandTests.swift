@@ -65,6 +65,25 @@ import TestSupport
         }
     }
 
+    @Test func anEmptyStoreSaysWhatFillsIt() throws {
+        let db = Self.temporaryDB()
+        #expect(try Self.run(["vehicle", "set", "--name", "Golf", "--db", db]).exitCode == 0)
+        let trips = try Self.run(["trips", "--db", db])
+        #expect(trips.exitCode == 0)
+        #expect(trips.standardOutput.hasSuffix("no trips yet: a driver's tap on the dongle starts one\n"), "\(trips.standardOutput)")
+        let filtered = try Self.run(["trips", "--driver", "nobody", "--db", db])
+        #expect(filtered.exitCode != 0 && filtered.standardError.contains("no driver named 'nobody'"))
+        let untracked = try Self.run(["trips", "--untracked", "--db", db])
+        #expect(untracked.standardOutput.hasSuffix("no trips match\n"), "\(untracked.standardOutput)")
+        let split = try Self.run(["split", "--db", db])
+        #expect(split.exitCode == 0)
+        #expect(split.standardOutput.hasPrefix("no bills to split yet: enter each refuel with `fairfuel refuel"), "\(split.standardOutput)")
+        // Machine-readable outputs stay what they were: empty.
+        #expect(try Self.jsonArray(try Self.run(["split", "--json", "--db", db]).standardOutput).isEmpty)
+        #expect(try Self.jsonArray(try Self.run(["trips", "--json", "--db", db]).standardOutput).isEmpty)
+        #expect(try Self.run(["trips", "--csv", "--db", db]).standardOutput.split(separator: "\n").count == 1, "the CSV header only")
+    }
+
     @Test func badArgumentsFailClearlyAndChangeNothing() throws {
         let db = Self.temporaryDB()
         #expect(try Self.run(["provision", "driver", "add", "Alice", "--tag", "04a22b7a", "--db", db]).exitCode == 0)
