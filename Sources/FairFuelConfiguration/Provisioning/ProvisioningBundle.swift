@@ -123,6 +123,11 @@ public struct ProvisioningBundle: Sendable, Equatable {
         return driver
     }
 
+    /// The keys of `[vehicle]`; `engine_l` (the displacement) instead of `idle_l_per_h` sets the idle rate.
+    static let vehicleKeys = [
+        "name", "l_per_100km", "mass_kg", "idle_l_per_h", "engine_l", "fuel", "tank_l", "currency", "units", "untracked",
+    ]
+
     private static func vehicle(_ table: TOMLTable) throws(ProvisioningTextError) -> VehicleProfile {
         func number(_ key: String) throws(ProvisioningTextError) -> Double {
             guard let value = table[key] else { throw ProvisioningTextError("vehicle: '\(key)' is missing") }
@@ -134,14 +139,29 @@ public struct ProvisioningBundle: Sendable, Equatable {
             guard let value = table[key]?.stringValue else { throw ProvisioningTextError("vehicle: '\(key)' must be a string") }
             return value
         }
+        for key in table.keys where !vehicleKeys.contains(key) {
+            throw ProvisioningTextError(
+                "vehicle, line \(table.line(of: key) ?? 0): unknown key '\(key)' (\(vehicleKeys.joined(separator: ", ")))")
+        }
         let currency = try text("currency").uppercased()
         let untracked = try text("untracked")
         guard let policy = UntrackedPolicy(rawValue: untracked) else { throw ProvisioningTextError("vehicle: untracked must be owner or pro_rata") }
-        let profile = VehicleProfile(
+        // A technician writing a bundle for a car has its engine size from the registration
+        // document, not an idle rate: either may be given, as `vehicle set` takes them.
+        let engineLiters = table["engine_l"] == nil ? nil : try number("engine_l")
+        if engineLiters != nil, table["idle_l_per_h"] != nil {
+            throw ProvisioningTextError("vehicle: give engine_l or idle_l_per_h, not both (engine_l sets the idle rate)")
+        }
+        if let engineLiters, !VehicleProfile.engineLitersRange.contains(engineLiters) {
+            throw ProvisioningTextError("vehicle: engine_l must be 0.5 to 8")
+        }
+        var profile = VehicleProfile(
             name: try text("name"), ratedLitersPer100km: try number("l_per_100km"), massKilograms: try number("mass_kg"),
-            idleLitersPerHour: try number("idle_l_per_h"), fuelType: try text("fuel"), tankLiters: try number("tank_l"),
-            currency: currency, currencyMinorDigits: VehicleProfile.minorDigits(ofCurrency: currency) ?? -1,
+            idleLitersPerHour: engineLiters == nil ? try number("idle_l_per_h") : 0, fuelType: try text("fuel"),
+            tankLiters: try number("tank_l"), currency: currency,
+            currencyMinorDigits: VehicleProfile.minorDigits(ofCurrency: currency) ?? -1,
             units: try text("units"), untrackedPolicy: policy, fuelScale: 1)
+        if let engineLiters { profile.idleLitersPerHour = profile.idleLitersPerHour(engineLiters: engineLiters) }
         if let problem = profile.problems.first { throw ProvisioningTextError("vehicle: \(problem)") }
         return profile
     }

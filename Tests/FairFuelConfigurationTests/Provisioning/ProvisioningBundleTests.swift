@@ -28,6 +28,53 @@ import Testing
         #expect(throws: ProvisioningTextError.self) { try ProvisioningBundle.parse(text + "colour = \"red\"\n") }
     }
 
+    /// A technician's hand-written `[vehicle]`, with `extra` lines after the fixed ones.
+    static func handWritten(_ extra: String, fuel: String = "petrol") -> String {
+        """
+        format = "fairfuel-provisioning-1"
+
+        [vehicle]
+        name = "Golf"
+        l_per_100km = 5.9
+        mass_kg = 1430
+        fuel = "\(fuel)"
+        tank_l = 50
+        currency = "EUR"
+        units = "metric"
+        untracked = "owner"
+        \(extra)
+
+        """
+    }
+
+    @Test func aHandWrittenVehicleMayGiveItsEngineSizeForTheIdleRate() throws {
+        let petrol = try #require(try ProvisioningBundle.parse(Self.handWritten("engine_l = 3.6")).vehicle)
+        #expect(petrol.idleLitersPerHour == 1.8, "0.5 L/h per litre of petrol")
+        #expect(!petrol.isDefaultCar)
+        let diesel = try #require(try ProvisioningBundle.parse(Self.handWritten("engine_l = 1.6", fuel: "diesel")).vehicle)
+        #expect(diesel.idleLitersPerHour == diesel.idleLitersPerHour(engineLiters: 1.6))
+        #expect(diesel.idleLitersPerHour < 0.8, "a diesel idles on less fuel than petrol for the same energy")
+        let given = try #require(try ProvisioningBundle.parse(Self.handWritten("idle_l_per_h = 0.7")).vehicle)
+        #expect(given.idleLitersPerHour == 0.7)
+        // The export writes the idle rate, which reads back as it was.
+        let bundle = ProvisioningBundle(vehicle: petrol, drivers: [])
+        #expect(try ProvisioningBundle.parse(bundle.render()) == bundle)
+
+        for (extra, message) in [
+            ("engine_l = 2.0\nidle_l_per_h = 1.0", "give engine_l or idle_l_per_h, not both"),
+            ("engine_l = 12", "engine_l must be 0.5 to 8"),
+            ("engine_l = \"big\"", "'engine_l' must be a number"),
+            ("", "'idle_l_per_h' is missing"),
+            ("engine_l = 1.5\nengine_cc = 1498", "line 13: unknown key 'engine_cc'"),
+        ] {
+            #expect {
+                try ProvisioningBundle.parse(Self.handWritten(extra))
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
+    }
+
     @Test func importingTwiceChangesNothingTheSecondTime() throws {
         let directory = NSTemporaryDirectory() + "fairfuel-bundle-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
