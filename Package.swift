@@ -145,7 +145,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelSimulation", "FairFuelParsers", "FairFuelDomain"],
             path: "Tests/TestSupport"),
-        .testTarget(name: "FairFuelCoreTests", dependencies: ["FairFuelCore", "TestSupport"]),
+        .testTarget(name: "FairFuelCoreTests", dependencies: ["FairFuelCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelCore", "FairFuelLink", "TestSupport"]),
         .testTarget(
             name: "FairFuelServiceCoreTests",
