@@ -23,6 +23,7 @@ packages=(
   mosquitto-clients   # mosquitto_sub: an independent subscriber in the tests
   openssl             # the TLS test makes its CA, server and client certificates
   python3             # scripts/check-layers.sh reads the manifest's JSON (CI runs it before the tests)
+  tzdata              # /usr/share/zoneinfo: the time zone tests, and `vehicle set --time-zone` on the dongle
 )
 
 missing=()
