@@ -27,7 +27,10 @@ public enum BookChangeText {
     static func units(_ bill: BillChange, _ units: DisplayUnits) -> DisplayUnits {
         guard let currency = bill.currency, currency != units.currency,
               let digits = VehicleProfile.minorDigits(ofCurrency: currency) else { return units }
-        return DisplayUnits(system: units.system, currency: currency, currencyMinorDigits: digits)
+        var own = units
+        own.currency = currency
+        own.currencyMinorDigits = digits
+        return own
     }
 
     /// Lines for the terminal: a header per bill, then `name  before -> after` per share.
@@ -36,7 +39,7 @@ public enum BookChangeText {
         var text = ""
         for bill in change.bills {
             let units = units(bill, vehicleUnits)
-            text += "bill \(bill.refuelID) of \(DisplayUnits.minuteText(utcMs: bill.atUTCMs)), \(units.moneyWithCurrency(bill.cost))"
+            text += "bill \(bill.refuelID) of \(units.minuteText(utcMs: bill.atUTCMs)), \(units.moneyWithCurrency(bill.cost))"
             text += bill.keptSettled ? ": settled, kept as it was (--force)\n" : " re-split:\n"
             for (party, before, after) in rows(bill) {
                 let from = before.map { units.moneyText($0.cost) } ?? "-"

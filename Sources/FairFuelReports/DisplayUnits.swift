@@ -11,6 +11,9 @@ public struct DisplayUnits: Sendable, Equatable {
     /// ISO 4217 code.
     public var currency: String
     public var currencyMinorDigits: Int
+    /// The family's time zone: every time shown (tables, reports, file names) is on its wall
+    /// clock, and months are its calendar months. JSON and CSV keep UTC instants.
+    public var timeZone: TimeZoneRules = .utc
 
     public static let metersPerMile = 1_609.344
     public static let litersPerUSGallon = 3.785_411_784
@@ -106,6 +109,28 @@ public struct DisplayUnits: Sendable, Equatable {
 
     /// `2026-11-20 08:00` (UTC, to the minute).
     public static func minuteText(utcMs: Int64) -> String { ISO8601.dateMinute(utcMs: utcMs) }
+
+    /// `2026-11-20 08:00` on the family's wall clock.
+    public func minuteText(utcMs: Int64) -> String { ISO8601.dateMinute(utcMs: utcMs, in: timeZone) }
+
+    /// `2026-11-20` on the family's calendar.
+    public func dateText(utcMs: Int64) -> String { Self.dateText(utcMs: timeZone.localMs(utcMs: utcMs)) }
+
+    /// What a time column's header names: `UTC`, or `local` for the family's zone.
+    public var timeLabel: String { timeZone.name == TimeZoneRules.utc.name ? "UTC" : "local" }
+
+    /// `Europe/Berlin (CET, UTC+01:00 now)`, the abbreviation and offset in force at `utcMs`; `UTC` for UTC.
+    public static func zoneText(_ zone: TimeZoneRules, atUTCMs utcMs: Int64) -> String {
+        guard zone.name != TimeZoneRules.utc.name else { return "UTC" }
+        let offset = zone.offsetSeconds(atUTCMs: utcMs)
+        let minutes = abs(offset) / 60
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return zone.name + " (" + zone.abbreviation(atUTCMs: utcMs) + ", UTC" + (offset < 0 ? "-" : "+")
+            + twoDigits(minutes / 60) + ":" + twoDigits(minutes % 60) + " now)"
+    }
+
+    /// The zone in a sentence: `UTC`, or `Europe/Berlin time`.
+    public var timeZoneText: String { timeZone.name == TimeZoneRules.utc.name ? "UTC" : timeZone.name + " time" }
 
     /// `2026-11-20` (UTC).
     public static func dateText(utcMs: Int64) -> String {

@@ -83,9 +83,9 @@ public enum SplitTotals {
         }
     }
 
-    /// Per UTC month of the refuel, oldest first, each per driver.
-    public static func byMonth(_ shares: [BillShare]) -> [(month: CalendarMonth, totals: [SplitTotal])] {
-        let months = Dictionary(grouping: shares) { CalendarMonth(utcMs: $0.refuelUTCMs) }
+    /// Per calendar month of the refuel in `zone`, oldest first, each per driver.
+    public static func byMonth(_ shares: [BillShare], in zone: TimeZoneRules = .utc) -> [(month: CalendarMonth, totals: [SplitTotal])] {
+        let months = Dictionary(grouping: shares) { CalendarMonth(utcMs: $0.refuelUTCMs, in: zone) }
         return months.keys.sorted().map { ($0, byDriver(months[$0]!)) }
     }
 }
@@ -134,15 +134,16 @@ public struct FamilySummary: Sendable, Equatable {
     /// Full-to-full periods that ended in the period.
     public var fullFills: [FullFillPeriod]
 
-    /// Trips whose start is in `month` (all with nil), bills whose refuel is, periods whose later full fill is.
+    /// Trips whose start is in `month` (all with nil), bills whose refuel is, periods whose later full fill is;
+    /// `month` is a calendar month of `zone`.
     /// With `currency`, only bills in it are added up (a bill without one counts as in it); the others are listed apart.
     public init(month: CalendarMonth?, trips: [TripRow], shares: [BillShare], fullFills: [FullFillPeriod],
-                ratedLitersPer100km: Double, currency: String? = nil) {
+                ratedLitersPer100km: Double, currency: String? = nil, in zone: TimeZoneRules = .utc) {
         self.month = month
         func inPeriod(_ utcMs: Int64?) -> Bool {
             guard let month else { return true }
             guard let utcMs else { return false }
-            return month.contains(utcMs: utcMs)
+            return month.contains(utcMs: utcMs, in: zone)
         }
         let trips = trips.filter { inPeriod($0.startUTCMs) && !$0.untracked }
         var shares = shares.filter { inPeriod($0.refuelUTCMs) }

@@ -36,7 +36,7 @@ extension HTMLReport {
     public static func render(family content: FamilyContent) -> String {
         let period = content.summary.month.map { "\($0)" } ?? "all time"
         var html = head(title: "FairFuel: " + content.cars.map(\.label).joined(separator: " + ") + ", \(period)")
-        html += "<p class=\"note\">Times in UTC. The family's totals in \(escape(content.units.currency)), \(content.units.distanceUnit) "
+        html += "<p class=\"note\">Times in \(escape(content.units.timeZoneText)). The family's totals in \(escape(content.units.currency)), \(content.units.distanceUnit) "
         html += "and \(content.units.volumeUnit); each car in its own units. The consumption trend and eco scores need each car's "
         html += "own store (<code>fairfuel report --db</code>): pulls carry neither fuel traces nor rated consumption.</p>\n"
         html += "<h2>Family</h2>\n" + summaryTable(content.summary, units: content.units, level: 3)

@@ -33,7 +33,7 @@ public enum HTMLReport {
     public static func render(_ content: Content) -> String {
         let period = content.summary.month.map { "\($0)" } ?? "all time"
         var html = head(title: "FairFuel: \(content.vehicleName), \(period)")
-        html += "<p class=\"note\">Times in UTC. Money in \(escape(content.units.currency)); distances in \(content.units.distanceUnit), "
+        html += "<p class=\"note\">Times in \(escape(content.units.timeZoneText)). Money in \(escape(content.units.currency)); distances in \(content.units.distanceUnit), "
         html += "fuel in \(content.units.volumeUnit). Rated consumption \(content.units.consumptionText(litersPer100km: content.ratedLitersPer100km)).</p>\n"
         html += summaryTable(content.summary, units: content.units)
         html += "<h2>Who pays what</h2>\n" + costChart(content.summary, units: content.units)
@@ -177,7 +177,7 @@ public enum HTMLReport {
         var html = "<table>\n<thead><tr><th>start</th><th class=\"text\">driver</th><th>distance</th><th>time</th><th>idle</th>"
         html += "<th>fuel</th><th>harsh</th><th>top speed</th></tr></thead>\n<tbody>\n"
         for trip in trips {
-            html += "<tr><td>\(trip.startUTCMs.map(DisplayUnits.minuteText(utcMs:)) ?? "?")</td><td class=\"text\">\(escape(trip.driverName))</td>"
+            html += "<tr><td>\(trip.startUTCMs.map(u.minuteText(utcMs:)) ?? "?")</td><td class=\"text\">\(escape(trip.driverName))</td>"
             html += "<td>\(u.distanceText(meters: trip.distanceMeters))</td><td>\(DisplayUnits.durationText(milliseconds: trip.durationMs))</td>"
             html += "<td>\(DisplayUnits.durationText(milliseconds: trip.idleMs))</td><td>\(u.volumeText(liters: trip.fuelLiters))</td>"
             html += "<td>\(trip.harshEvents)</td><td>\(DisplayUnits.fixed(u.speed(metersPerSecond: trip.maximumSpeedMetersPerSecond), 0)) \(u.speedUnit)</td></tr>\n"

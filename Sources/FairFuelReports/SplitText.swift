@@ -71,7 +71,7 @@ public enum SplitText {
             let totals = SplitTotals.byDriver(shares)
             return json ? JSONLine.array(totals.map(totalJSON)) + "\n" : table(totals, units: units)
         }
-        let months = SplitTotals.byMonth(shares)
+        let months = SplitTotals.byMonth(shares, in: units.timeZone)
         if json {
             return JSONLine.array(months.map { month, totals in
                 var j = JSONLine()
@@ -122,7 +122,7 @@ public enum SplitText {
     static func refuelText(_ split: RefuelSplit, units: DisplayUnits, indent: String = "") -> String {
         // A bill keeps the currency it was paid in, even after `vehicle set --currency`.
         let units = Self.units(units, currency: split.refuel.currency)
-        var text = indent + "\(DisplayUnits.minuteText(utcMs: split.refuel.atUTCMs))  \(units.volumeText(liters: split.refuel.liters))  "
+        var text = indent + "\(units.minuteText(utcMs: split.refuel.atUTCMs))  \(units.volumeText(liters: split.refuel.liters))  "
             + units.moneyWithCurrency(split.refuel.cost) + (split.refuel.settledUTCMs != nil ? "  settled" : "") + "\n"
         for share in split.shares {
             text += indent + "    " + pad(name(share.driverName, beforeTracking: share.beforeTracking), 18)
@@ -134,7 +134,10 @@ public enum SplitText {
     /// The units of a bill's own currency (its minor digits).
     public static func units(_ units: DisplayUnits, currency: String?) -> DisplayUnits {
         guard let currency, currency != units.currency, let digits = VehicleProfile.minorDigits(ofCurrency: currency) else { return units }
-        return DisplayUnits(system: units.system, currency: currency, currencyMinorDigits: digits)
+        var own = units
+        own.currency = currency
+        own.currencyMinorDigits = digits
+        return own
     }
 
     static func name(_ driver: String?, beforeTracking: Bool) -> String {

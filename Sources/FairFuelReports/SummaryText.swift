@@ -56,7 +56,7 @@ public enum SummaryText {
 
     /// Lines for a terminal; `fullFillsKept` false: the summary is of pulls, which carry no full-fill periods.
     public static func text(_ summary: FamilySummary, vehicle: String, units u: DisplayUnits, fullFillsKept: Bool = true) -> String {
-        var text = "\(vehicle), \(summary.month?.description ?? "all time") (UTC)\n"
+        var text = "\(vehicle), \(summary.month?.description ?? "all time") (\(u.timeZoneText))\n"
         text += pad("driver", 14) + pad("trips", 7) + pad(u.distanceUnit, 10) + pad("time", 13) + pad("fuel " + u.volumeUnit, 10)
             + pad(u.consumptionUnit, 10) + pad("harsh/" + u.rateDistance, 14) + pad("idle", 7) + pad(u.currency, 10) + "eco\n"
         for d in summary.drivers {
@@ -79,7 +79,7 @@ public enum SummaryText {
         text += "between full fills: real (pump) vs estimated\n"
         for p in summary.fullFills {
             let over = p.odometerKilometers != nil ? "odometer" : "GNSS"
-            text += "    " + DisplayUnits.dateText(utcMs: p.fromUTCMs) + " to " + DisplayUnits.dateText(utcMs: p.toUTCMs)
+            text += "    " + u.dateText(utcMs: p.fromUTCMs) + " to " + u.dateText(utcMs: p.toUTCMs)
                 + "  " + pad(u.distanceText(meters: p.distanceMeters), 11) + pad(u.volumeText(liters: p.pumpedLiters) + " pumped", 16)
                 + "real " + pad(u.consumptionText(litersPer100km: p.realLitersPer100km), 14)
                 + "estimated " + pad(u.consumptionText(litersPer100km: p.estimatedLitersPer100km), 14) + "(\(over))\n"

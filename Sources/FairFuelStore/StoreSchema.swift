@@ -145,5 +145,6 @@ enum StoreSchema {
         losses,  // what a full disk cost, per kind (StoreSchema+Losses.swift)
         outboxRevisions,  // each record's published revision (StoreSchema+OutboxRevisions.swift)
         tripCheckpoints,  // what a trip that went on had measured when it moved off (StoreSchema+Continuity.swift)
+        vehicleTimeZone,  // the family's time zone for what is shown (StoreSchema+TimeZone.swift)
     ]
 }

@@ -19,11 +19,14 @@ public struct VehicleProfile: Sendable, Equatable {
     public var untrackedPolicy: UntrackedPolicy
     /// The refuel-calibrated scale of the fuel model.
     public var fuelScale: Double
+    /// The IANA time zone (`Europe/Berlin`) times are shown in; `UTC` until the family sets one.
+    /// The store keeps every instant in UTC whatever this says.
+    public var timeZone: String
 
     public init(
         name: String, ratedLitersPer100km: Double, massKilograms: Double, idleLitersPerHour: Double, fuelType: String,
         tankLiters: Double, currency: String, currencyMinorDigits: Int, units: String, untrackedPolicy: UntrackedPolicy,
-        fuelScale: Double
+        fuelScale: Double, timeZone: String = "UTC"
     ) {
         self.name = name
         self.ratedLitersPer100km = ratedLitersPer100km
@@ -36,6 +39,7 @@ public struct VehicleProfile: Sendable, Equatable {
         self.units = units
         self.untrackedPolicy = untrackedPolicy
         self.fuelScale = fuelScale
+        self.timeZone = timeZone
     }
 }
 
@@ -105,7 +109,7 @@ extension TripStore {
             try connection.queryOnce(
                 """
                 SELECT name, rated_l_per_100km, mass_kg, idle_l_per_h, fuel_type, tank_l, currency,
-                       currency_minor_digits, units, untracked_policy, fuel_scale FROM vehicle WHERE id = 1
+                       currency_minor_digits, units, untracked_policy, fuel_scale, time_zone FROM vehicle WHERE id = 1
                 """
             ) { row in
                 VehicleProfile(
@@ -113,7 +117,7 @@ extension TripStore {
                     idleLitersPerHour: row.double(3), fuelType: row.text(4) ?? "petrol", tankLiters: row.double(5),
                     currency: row.text(6) ?? "EUR", currencyMinorDigits: row.int(7), units: row.text(8) ?? "metric",
                     untrackedPolicy: UntrackedPolicy(rawValue: row.text(9) ?? "owner") ?? .owner,
-                    fuelScale: row.double(10))
+                    fuelScale: row.double(10), timeZone: row.text(11) ?? "UTC")
             }
         }
         guard let vehicle = rows.first else { throw .notFound("the store has no vehicle row") }
@@ -134,13 +138,14 @@ extension TripStore {
         try connection.run(
             """
             UPDATE vehicle SET name = ?, rated_l_per_100km = ?, mass_kg = ?, idle_l_per_h = ?, fuel_type = ?,
-                tank_l = ?, currency = ?, currency_minor_digits = ?, units = ?, untracked_policy = ?, fuel_scale = ?
+                tank_l = ?, currency = ?, currency_minor_digits = ?, units = ?, untracked_policy = ?, fuel_scale = ?,
+                time_zone = ?
             WHERE id = 1
             """,
             .text(vehicle.name), .real(vehicle.ratedLitersPer100km), .real(vehicle.massKilograms),
             .real(vehicle.idleLitersPerHour), .text(vehicle.fuelType), .real(vehicle.tankLiters),
             .text(vehicle.currency), .int(vehicle.currencyMinorDigits), .text(vehicle.units),
-            .text(vehicle.untrackedPolicy.rawValue), .real(vehicle.fuelScale))
+            .text(vehicle.untrackedPolicy.rawValue), .real(vehicle.fuelScale), .text(vehicle.timeZone))
     }
 }
 

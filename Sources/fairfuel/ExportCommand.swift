@@ -28,7 +28,8 @@ struct ExportCommand: ParsableCommand {
         let trip = TripRow(session)
         let points: [TrackPoint]
         do { points = try db.tripPoints(session: session.id).map(TrackPoint.init) } catch { throw UserFacingError("\(error)") }
-        let name = "Trip \(trip.id), \(trip.driverName), \(trip.startUTCMs.map(DisplayUnits.minuteText(utcMs:)) ?? "?") UTC"
+        let units = DisplayUnits(vehicle: try db.vehicle())
+        let name = "Trip \(trip.id), \(trip.driverName), \(trip.startUTCMs.map(units.minuteText(utcMs:)) ?? "?") \(units.timeZone.name)"
         let text = gpx ? GPXWriter.document(name: name, trip: trip, points: points) : GeoJSONWriter.document(trip: trip, points: points)
         try writeOutput(text, to: out)
         if let out {

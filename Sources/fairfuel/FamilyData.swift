@@ -18,7 +18,7 @@ struct FamilyData {
     init(_ db: TripStore) throws {
         do {
             vehicle = try db.vehicle()
-            units = DisplayUnits(units: vehicle.units, currency: vehicle.currency, currencyMinorDigits: vehicle.currencyMinorDigits)
+            units = DisplayUnits(vehicle: vehicle)
             trips = try db.sessions().map(TripRow.init)
             splits = try db.splits()
             fullFills = try db.fullFillPeriods()
@@ -32,13 +32,13 @@ struct FamilyData {
     func summary(_ month: CalendarMonth?) -> FamilySummary {
         FamilySummary(
             month: month, trips: trips, shares: shares, fullFills: fullFills, ratedLitersPer100km: vehicle.ratedLitersPer100km,
-            currency: vehicle.currency)
+            currency: vehicle.currency, in: units.timeZone)
     }
 
     /// The month of the latest trip or refuel: a report's default (from the data, not the clock).
     var latestMonth: CalendarMonth? {
         let latest = max(trips.compactMap(\.startUTCMs).max() ?? .min, splits.map(\.refuel.atUTCMs).max() ?? .min)
-        return latest == .min ? nil : CalendarMonth(utcMs: latest)
+        return latest == .min ? nil : CalendarMonth(utcMs: latest, in: units.timeZone)
     }
 }
 

@@ -237,6 +237,10 @@ struct ProvisionCommand: ParsableCommand {
             } catch let error as ProvisioningTextError {
                 throw UserFacingError("\(file): \(error)")
             }
+            // A zone this machine cannot read would show UTC with a warning on every report: refuse it here.
+            if let zone = bundle.vehicle?.timeZone, !zone.isEmpty {
+                do { _ = try TimeZoneDatabase.load(zone) } catch { throw UserFacingError("\(file): vehicle: time_zone: \(error)") }
+            }
             let report: ProvisioningImportReport
             do { report = try bundle.apply(to: try store.open()) } catch let error as UserFacingError { throw error } catch { throw UserFacingError("\(error)") }
             print(report.text, terminator: "")

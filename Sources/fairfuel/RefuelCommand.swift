@@ -14,7 +14,7 @@ struct RefuelCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record a refuel (the default): now and a full tank unless told otherwise.")
 
-        @Option(help: "When (ISO 8601; without a zone, UTC), e.g. 2026-11-20T18:05+01:00; default now.", transform: CheckedArgument.date)
+        @Option(help: "When (ISO 8601; without a zone, the vehicle's time zone), e.g. 2026-11-20T18:05 or 2026-11-20T18:05+01:00; default now.", transform: CheckedArgument.date)
         var at: String?
         @Option(parsing: .unconditional, help: "Litres put in the tank (0.1 to 500).", transform: CheckedArgument.liters)
         var liters: Double?
@@ -57,15 +57,15 @@ struct RefuelCommand: ParsableCommand {
         }
 
         func run() throws {
+            let db = try store.open()
+            let vehicle = try db.vehicle()
+            let units = DisplayUnits(vehicle: vehicle)
             let timestamp: Int64
             if let at {
-                do { timestamp = try ISO8601.parse(at).millisecondsSinceEpoch } catch { throw ValidationError("--at: \(error)") }
+                do { timestamp = try ISO8601.parse(at, localIn: units.timeZone).millisecondsSinceEpoch } catch { throw ValidationError("--at: \(error)") }
             } else {
                 timestamp = WallClock.utcMilliseconds()
             }
-            let db = try store.open()
-            let vehicle = try db.vehicle()
-            let units = DisplayUnits(units: vehicle.units, currency: vehicle.currency, currencyMinorDigits: vehicle.currencyMinorDigits)
             let amount: MinorUnits
             do {
                 amount = try MoneyText.parse(cost, minorDigits: vehicle.currencyMinorDigits)
@@ -100,7 +100,7 @@ struct RefuelCommand: ParsableCommand {
         func run() throws {
             let db = try store.openReadOnly()
             let vehicle = try db.vehicle()
-            let units = DisplayUnits(units: vehicle.units, currency: vehicle.currency, currencyMinorDigits: vehicle.currencyMinorDigits)
+            let units = DisplayUnits(vehicle: vehicle)
             let refuels = try db.refuels()
             if json {
                 print(JSONLine.array(refuels.map { id, refuel in
@@ -126,15 +126,15 @@ struct RefuelCommand: ParsableCommand {
                 print("no refuels recorded")
                 return
             }
-            print(pad("id", 6) + pad("when (UTC)", 18) + pad(units.volumeUnit, 10) + pad(vehicle.currency, 10) + pad("fill", 9)
+            print(pad("id", 6) + pad("when (\(units.timeLabel))", 18) + pad(units.volumeUnit, 10) + pad(vehicle.currency, 10) + pad("fill", 9)
                 + pad("odometer", 12) + pad("settled", 12) + "station / note")
             for (id, refuel) in refuels {
                 let odometer = refuel.odometerKilometers.map { units.distanceText(meters: $0 * 1000, decimals: 0) } ?? "-"
                 let words = [refuel.station, refuel.note].compactMap { $0 }.joined(separator: " / ")
-                let line = pad(String(id), 6) + pad(DisplayUnits.minuteText(utcMs: refuel.atUTCMs), 18)
+                let line = pad(String(id), 6) + pad(units.minuteText(utcMs: refuel.atUTCMs), 18)
                     + pad(DisplayUnits.fixed(units.volume(liters: refuel.liters), 2), 10) + pad(units.moneyText(refuel.cost), 10)
                     + pad(refuel.fullTank ? "full" : "partial", 9) + pad(odometer, 12)
-                    + pad(refuel.settledUTCMs.map { DisplayUnits.dateText(utcMs: $0) } ?? "-", 12) + words
+                    + pad(refuel.settledUTCMs.map { units.dateText(utcMs: $0) } ?? "-", 12) + words
                 print(String(line.reversed().drop { $0 == " " }.reversed()))
             }
         }
@@ -167,7 +167,7 @@ struct RefuelCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Correct a refuel (litres, cost, time, full or partial, odometer); bills are re-split and the calibration relearnt.")
         @Argument(help: "The refuel's id (see `fairfuel refuel list`).") var id: Int64
-        @Option(help: "When (ISO 8601; without a zone, UTC).") var at: String?
+        @Option(help: "When (ISO 8601; without a zone, the vehicle's time zone).") var at: String?
         @Option(help: "Litres put in the tank.") var liters: Double?
         @Option(help: "US gallons put in the tank (instead of --liters).") var gallons: Double?
         @Option(help: "What it cost, e.g. 64.90, in the bill's currency.") var cost: String?
@@ -196,7 +196,8 @@ struct RefuelCommand: ParsableCommand {
             let currency = try bill.currency ?? db.vehicle().currency
             var edit = RefuelEdit()
             if let at {
-                do { edit.atUTCMs = try ISO8601.parse(at).millisecondsSinceEpoch } catch { throw ValidationError("--at: \(error)") }
+                let zone = DisplayUnits(vehicle: try db.vehicle()).timeZone
+                do { edit.atUTCMs = try ISO8601.parse(at, localIn: zone).millisecondsSinceEpoch } catch { throw ValidationError("--at: \(error)") }
             }
             edit.liters = liters ?? gallons.map { $0 * DisplayUnits.litersPerUSGallon }
             if let cost {
@@ -225,7 +226,7 @@ struct RefuelCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Mark bills as settled (paid between the family): they never change again.")
         @Argument(help: "Refuel ids (see `fairfuel refuel list`).") var ids: [Int64] = []
-        @Option(help: "Every bill of this calendar month (YYYY-MM, UTC).") var month: String?
+        @Option(help: "Every bill of this calendar month (YYYY-MM, in the vehicle's time zone).") var month: String?
         @OptionGroup var store: StoreOptions
 
         func validate() throws {
@@ -236,7 +237,8 @@ struct RefuelCommand: ParsableCommand {
             let db = try store.open()
             var chosen = ids
             if let period = try parseMonth(month) {
-                chosen = try db.refuels().filter { period.contains(utcMs: $0.refuel.atUTCMs) }.map(\.id)
+                let zone = DisplayUnits(vehicle: try db.vehicle()).timeZone
+                chosen = try db.refuels().filter { period.contains(utcMs: $0.refuel.atUTCMs, in: zone) }.map(\.id)
                 guard !chosen.isEmpty else { throw UserFacingError("no refuel in \(period)") }
             }
             let settled: [Int64]

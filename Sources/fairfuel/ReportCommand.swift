@@ -17,7 +17,7 @@ struct ReportCommand: ParsableCommand {
     var directories: [String] = []
     @Option(help: "The HTML file to write.")
     var html: String
-    @Option(help: "A calendar month, YYYY-MM (UTC); default: the month of the latest trip or refuel.")
+    @Option(help: "A calendar month, YYYY-MM, in the vehicle's time zone; default: the month of the latest trip or refuel.")
     var month: String?
     @OptionGroup var store: StoreOptions
 
@@ -38,8 +38,9 @@ struct ReportCommand: ParsableCommand {
         let data = try FamilyData(try store.openReadOnly())
         let month = try parseMonth(self.month) ?? data.latestMonth
         let summary = data.summary(month)
-        let trips = data.trips.filter { trip in month.map { m in trip.startUTCMs.map(m.contains(utcMs:)) ?? false } ?? true }
-        let trend = data.fullFills.filter { period in month.map { period.toUTCMs < $0.endUTCMs } ?? true }
+        let zone = data.units.timeZone
+        let trips = data.trips.filter { trip in month.map { m in trip.startUTCMs.map { m.contains(utcMs: $0, in: zone) } ?? false } ?? true }
+        let trend = data.fullFills.filter { period in month.map { period.toUTCMs < $0.next.startUTCMs(in: zone) } ?? true }
         let page = HTMLReport.render(HTMLReport.Content(
             vehicleName: data.vehicle.name, units: data.units, ratedLitersPer100km: data.vehicle.ratedLitersPer100km,
             summary: summary, trips: trips, trend: trend))

@@ -14,7 +14,7 @@ struct SplitCommand: ParsableCommand {
 
     @Argument(help: "Pull directories, one per car, or hub directories; none: the store.")
     var directories: [String] = []
-    @Option(help: "refuel (each bill), driver (totals), or month (totals per calendar month, UTC).")
+    @Option(help: "refuel (each bill), driver (totals), or month (totals per calendar month, in the vehicle's time zone).")
     var by: SplitText.Grouping = .refuel
     @Flag(help: "Print JSON (money in minor units: cost_cents).")
     var json = false
@@ -32,7 +32,7 @@ struct SplitCommand: ParsableCommand {
         }
         let db = try store.openReadOnly()
         let vehicle = try db.vehicle()
-        let units = DisplayUnits(units: vehicle.units, currency: vehicle.currency, currencyMinorDigits: vehicle.currencyMinorDigits)
+        let units = DisplayUnits(vehicle: vehicle)
         let splits = try db.splits()
         if splits.isEmpty, !json {
             // An empty report would leave a family wondering whether anything works.

@@ -17,7 +17,7 @@ struct SummaryCommand: ParsableCommand {
 
     @Argument(help: "Pull directories, one per car, or hub directories; none: the store.")
     var directories: [String] = []
-    @Option(help: "A calendar month, YYYY-MM (UTC); default: all time.")
+    @Option(help: "A calendar month, YYYY-MM, in the vehicle's time zone; default: all time.")
     var month: String?
     @Flag(help: "Print one JSON object (SI units, money in minor units).")
     var json = false

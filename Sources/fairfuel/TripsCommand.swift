@@ -35,12 +35,13 @@ struct TripsCommand: ParsableCommand {
         }
 
         func run() throws {
-            let since = try bound(self.since, option: "--since", endOfDay: false)
-            let until = try bound(self.until, option: "--until", endOfDay: true)
-            if let since, let until, until <= since { throw ValidationError("--until must come after --since") }
             let db = try store.openReadOnly()
             let vehicle = try db.vehicle()
-            let units = DisplayUnits(units: vehicle.units, currency: vehicle.currency, currencyMinorDigits: vehicle.currencyMinorDigits)
+            let units = DisplayUnits(vehicle: vehicle)
+            // A date the family types is a day on their calendar.
+            let since = try bound(self.since, option: "--since", endOfDay: false, zone: units.timeZone)
+            let until = try bound(self.until, option: "--until", endOfDay: true, zone: units.timeZone)
+            if let since, let until, until <= since { throw ValidationError("--until must come after --since") }
             let names = Dictionary(try db.drivers(includingRemoved: true).map { ($0.id, $0.name) }) { first, _ in first }
             var trips = TripRow.merged(
                 sessions: try db.sessions(sinceUTCMs: since, untilUTCMs: until),
@@ -64,10 +65,10 @@ struct TripsCommand: ParsableCommand {
             }
         }
 
-        func bound(_ text: String?, option: String, endOfDay: Bool) throws -> Int64? {
+        func bound(_ text: String?, option: String, endOfDay: Bool, zone: TimeZoneRules) throws -> Int64? {
             guard let text else { return nil }
             let bound: Int64
-            do { bound = try ISO8601.rangeBound(text, endOfDay: endOfDay) } catch { throw ValidationError("\(option): \(error)") }
+            do { bound = try ISO8601.rangeBound(text, endOfDay: endOfDay, localIn: zone) } catch { throw ValidationError("\(option): \(error)") }
             do { return try ArgumentValidation.inYears(bound, text: text, argument: option) } catch { throw ValidationError("\(error)") }
         }
     }
@@ -160,7 +161,7 @@ struct TripsCommand: ParsableCommand {
 
     static func units(_ db: TripStore) throws -> DisplayUnits {
         let vehicle = try db.vehicle()
-        return DisplayUnits(units: vehicle.units, currency: vehicle.currency, currencyMinorDigits: vehicle.currencyMinorDigits)
+        return DisplayUnits(vehicle: vehicle)
     }
 
     /// `42`, `u7`, `40-45`, `42,u7`: every trip named, a range taken in the listing's order; each must exist.
@@ -181,13 +182,13 @@ struct TripsCommand: ParsableCommand {
     }
 
     static func table(_ trips: [TripRow], units: DisplayUnits) -> String {
-        var text = pad("id", 6) + pad("driver", 12) + pad("start (UTC)", 18) + pad("end", 12) + pad(units.distanceUnit, 9)
+        var text = pad("id", 6) + pad("driver", 12) + pad("start (\(units.timeLabel))", 18) + pad("end", 12) + pad(units.distanceUnit, 9)
             + pad("min", 7) + pad("idle", 7) + pad("harsh", 7) + pad("avg " + units.speedUnit, 10) + pad("max " + units.speedUnit, 10)
             + "fuel " + units.volumeUnit + "\n"
         for t in trips {
             let speed = { (mps: Double?) in mps.map { DisplayUnits.fixed(units.speed(metersPerSecond: $0), 0) } ?? "-" }
             text += pad(t.reference, 6) + pad(t.untracked ? "(untracked)" : t.driverName, 12)
-                + pad(t.startUTCMs.map(DisplayUnits.minuteText(utcMs:)) ?? "?", 18)
+                + pad(t.startUTCMs.map(units.minuteText(utcMs:)) ?? "?", 18)
                 + pad(t.untracked ? "-" : t.endReason ?? "open", 12) + pad(DisplayUnits.fixed(units.distance(meters: t.distanceMeters), 2), 9)
                 + pad(String(t.durationMs / 60_000), 7) + pad(t.untracked ? "-" : String(t.idleMs / 60_000), 7)
                 + pad(t.untracked ? "-" : "\(t.harshAccelerations)/\(t.harshBrakings)", 7)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FairFuelCore
 import FairFuelDomain
+import FairFuelEdges
 import FairFuelReports
 import FairFuelService
 import FairFuelStore
@@ -17,6 +18,7 @@ struct VehicleCommand: ParsableCommand {
             let v = try store.openReadOnly().vehicle()
             print("name \(v.name)\nrated \(v.ratedLitersPer100km) L/100 km\nmass \(v.massKilograms) kg\nidle \(v.idleLitersPerHour) L/h")
             print("fuel \(v.fuelType)\ntank \(v.tankLiters) L\ncurrency \(v.currency)\nunits \(v.units)\nuntracked \(v.untrackedPolicy.rawValue)\nfuel scale \(v.fuelScale)")
+            print("time zone \(v.timeZone)")
             if v.isDefaultCar { print(VehicleCommand.defaultCarHint) }
         }
     }
@@ -40,6 +42,10 @@ struct VehicleCommand: ParsableCommand {
         @Option(name: .customLong("tank-l"), help: "Tank capacity, L.") var tankLiters: Double?
         @Option(help: "ISO 4217 currency code, e.g. EUR.") var currency: String?
         @Option(help: "metric or imperial.") var units: String?
+        @Option(
+            name: .customLong("time-zone"),
+            help: "The family's time zone, as in /usr/share/zoneinfo (e.g. Europe/Berlin, America/New_York; UTC by default): trips, bills and reports show its local time, and dates typed are its days."
+        ) var timeZone: String?
         @Option(help: "Who pays for untracked driving: owner or pro_rata (bills from --from on, and bills to come).") var untracked: String?
         @Option(help: "With --untracked: the bills from DATE on (YYYY-MM-DD or ISO 8601); default every bill not yet settled.") var from: String?
         @OptionGroup var store: StoreOptions
@@ -83,12 +89,18 @@ struct VehicleCommand: ParsableCommand {
                 v.currencyMinorDigits = digits
             }
             if let units { v.units = units }
+            var zone: TimeZoneRules?
+            if let timeZone {
+                do { zone = try TimeZoneDatabase.load(timeZone) } catch { throw ValidationError("--time-zone: \(error)") }
+                v.timeZone = zone!.name
+            }
             if let untracked {
                 // The policy belongs to the bills: those it now applies to are re-split in the same transaction.
                 let policy = UntrackedPolicy(rawValue: untracked)!
                 var fromUTCMs: Int64?
                 if let from {
-                    do { fromUTCMs = try ISO8601.rangeBound(from, endOfDay: false) } catch { throw ValidationError("--from: \(error)") }
+                    let local = zone ?? DisplayUnits(vehicle: v).timeZone
+                    do { fromUTCMs = try ISO8601.rangeBound(from, endOfDay: false, localIn: local) } catch { throw ValidationError("--from: \(error)") }
                 }
                 let result: (change: BookChange, applied: [Int64], settledLeftOut: [Int64])
                 do { result = try db.setUntrackedPolicy(policy, fromUTCMs: fromUTCMs, vehicle: v) } catch { throw UserFacingError("\(error)") }
@@ -98,13 +110,14 @@ struct VehicleCommand: ParsableCommand {
                 if !result.settledLeftOut.isEmpty {
                     print("settled bills left as they are: \(result.settledLeftOut.map(String.init).joined(separator: ", "))")
                 }
-                let units = DisplayUnits(units: v.units, currency: v.currency, currencyMinorDigits: v.currencyMinorDigits)
+                let units = DisplayUnits(vehicle: v)
                 print(BookChangeText.text(result.change, units: units), terminator: "")
             } else {
                 try db.setVehicle(v)
                 print("vehicle \(v.name): \(v.ratedLitersPer100km) L/100 km, \(v.massKilograms) kg, idle \(v.idleLitersPerHour) L/h, \(v.fuelType)")
                 if v.isDefaultCar { print(VehicleCommand.defaultCarHint) }
             }
+            if let zone { print("times shown in \(DisplayUnits.zoneText(zone, atUTCMs: WallClock.utcMilliseconds()))") }
             control.reloadIfRunning()
         }
     }

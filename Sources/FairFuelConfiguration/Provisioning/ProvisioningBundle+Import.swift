@@ -95,6 +95,7 @@ extension ProvisioningBundle {
         }
         if var vehicle {
             var current = try store.vehicle()
+            if vehicle.timeZone.isEmpty { vehicle.timeZone = current.timeZone }
             if vehicle.currencyMinorDigits != current.currencyMinorDigits, try !store.refuels().isEmpty {
                 // Refuel costs are stored in minor units: other decimals would misread them.
                 report.conflicts += 1
@@ -129,6 +130,7 @@ extension ProvisioningBundle {
         check("currency", a.currency, b.currency)
         check("units", a.units, b.units)
         check("untracked", a.untrackedPolicy.rawValue, b.untrackedPolicy.rawValue)
+        check("time_zone", a.timeZone, b.timeZone)
         return out
     }
 }

@@ -54,6 +54,7 @@ public struct ProvisioningBundle: Sendable, Equatable {
             table.set("currency", .string(vehicle.currency))
             table.set("units", .string(vehicle.units))
             table.set("untracked", .string(vehicle.untrackedPolicy.rawValue))
+            if !vehicle.timeZone.isEmpty { table.set("time_zone", .string(vehicle.timeZone)) }
             root.set("vehicle", .table(table))
         }
         root.set("driver", .tableArray(drivers.map { driver in
@@ -126,6 +127,7 @@ public struct ProvisioningBundle: Sendable, Equatable {
     /// The keys of `[vehicle]`; `engine_l` (the displacement) instead of `idle_l_per_h` sets the idle rate.
     static let vehicleKeys = [
         "name", "l_per_100km", "mass_kg", "idle_l_per_h", "engine_l", "fuel", "tank_l", "currency", "units", "untracked",
+        "time_zone",
     ]
 
     private static func vehicle(_ table: TOMLTable) throws(ProvisioningTextError) -> VehicleProfile {
@@ -162,6 +164,15 @@ public struct ProvisioningBundle: Sendable, Equatable {
             currencyMinorDigits: VehicleProfile.minorDigits(ofCurrency: currency) ?? -1,
             units: try text("units"), untrackedPolicy: policy, fuelScale: 1)
         if let engineLiters { profile.idleLitersPerHour = profile.idleLitersPerHour(engineLiters: engineLiters) }
+        // Optional: a bundle written before time zones existed has none, and an import then keeps the
+        // car's own (an empty name here says so). The name is checked against the zone files where it is imported.
+        profile.timeZone = ""
+        if table["time_zone"] != nil {
+            profile.timeZone = try text("time_zone")
+            guard !profile.timeZone.isEmpty, profile.timeZone.utf8.count <= 64,
+                profile.timeZone.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 })
+            else { throw ProvisioningTextError("vehicle: time_zone must be a name as in /usr/share/zoneinfo, e.g. Europe/Berlin") }
+        }
         if let problem = profile.problems.first { throw ProvisioningTextError("vehicle: \(problem)") }
         return profile
     }

@@ -14,6 +14,13 @@ public enum ISO8601 {
     /// Parses `YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|±HH:MM]`; without a zone the time is UTC,
     /// a date alone is its midnight.
     public static func parse(_ text: String) throws(ParseError) -> UTCTimestamp {
+        let parts = try wallClock(text)
+        return UTCTimestamp(millisecondsSinceEpoch: parts.wallMs - Int64(parts.offsetMinutes ?? 0) * 60_000)
+    }
+
+    /// The wall-clock time written (milliseconds since 1970-01-01T00:00 of that clock) and the
+    /// offset the text gives, nil when it gives none.
+    static func wallClock(_ text: String) throws(ParseError) -> (wallMs: Int64, offsetMinutes: Int?) {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ digits: Int) -> Int? {
@@ -60,10 +67,11 @@ public enum ISO8601 {
         guard let time = UTCTimeOfDay(hour: hour, minute: minute, second: second, millisecond: millisecond) else {
             throw .malformed(text)
         }
-        var offsetMinutes = 0
+        var offsetMinutes: Int?
         if index < bytes.count {
             if bytes[index] == 0x5A || bytes[index] == 0x7A {  // Z
                 index += 1
+                offsetMinutes = 0
             } else if bytes[index] == 0x2B || bytes[index] == 0x2D {
                 let sign = bytes[index] == 0x2B ? 1 : -1
                 index += 1
@@ -74,8 +82,7 @@ public enum ISO8601 {
             }
         }
         guard index == bytes.count else { throw .malformed(text) }
-        let local = UTCTimestamp(date: date, time: time)
-        return UTCTimestamp(millisecondsSinceEpoch: local.millisecondsSinceEpoch - Int64(offsetMinutes) * 60_000)
+        return (UTCTimestamp(date: date, time: time).millisecondsSinceEpoch, offsetMinutes)
     }
 
     // MARK: - Writing
