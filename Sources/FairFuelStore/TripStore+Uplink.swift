@@ -129,10 +129,11 @@ extension TripStore {
         }
     }
 
-    /// The envelope (`v`, `message_id`, `vehicle`, `vehicle_name`, `id`, `revision`) and `fields`, queued.
+    /// The envelope (`v`, `message_id`, `vehicle`, `vehicle_name`, `vehicle_time_zone` once set, `id`, `revision`) and `fields`, queued.
     private func enqueueRecordMessage(_ kind: OutboxRecordTopic, recordID: Int64, fields: JSONLine, uplink: OutboxUplink) throws {
         let vehicle = try vehicleUplinkID()
         let vehicleName = try connection.scalarText("SELECT name FROM vehicle WHERE id = 1")
+        let vehicleTimeZone = try connection.scalarText("SELECT time_zone FROM vehicle WHERE id = 1")
         try connection.run(
             """
             INSERT INTO outbox_revisions (topic_kind, record_id, revision) VALUES (?1, ?2, 0)
@@ -151,6 +152,8 @@ extension TripStore {
             envelope.add("message_id", messageID.rawValue)
             envelope.add("vehicle", vehicle)
             envelope.add("vehicle_name", vehicleName)
+            // Only once the family set one: a UTC car's messages are what they always were.
+            if let vehicleTimeZone, vehicleTimeZone != "UTC" { envelope.add("vehicle_time_zone", vehicleTimeZone) }
             envelope.add("id", recordID)
             envelope.add("revision", revision)
             // The record's fields follow the envelope: `{...envelope` + `,` + `fields...}`.

@@ -70,6 +70,22 @@ import Testing
         #expect(shares.reduce(0) { $0 + ($1["cost_cents"] as? Int ?? 0) } == 6_000)
     }
 
+    @Test func theFamilysTimeZoneTravelsOnlyOnceSet() throws {
+        let store = try TripStore(path: temporaryStorePath())
+        store.uplink = Self.uplink
+        let alice = try store.addDriver(name: "Alice", tags: [], beacons: [])
+        try TripStoreSplitTests.session(store, driver: alice, name: "Alice", start: 0, end: 1, liters: 4)
+        var vehicle = try store.vehicle()
+        vehicle.timeZone = "Europe/Berlin"
+        try store.setVehicle(vehicle)
+        try TripStoreSplitTests.session(store, driver: alice, name: "Alice", start: 2, end: 3, liters: 4)
+        let trips = try Self.messages(store).filter { Self.kind($0.topic) == "trip" }.map(\.json)
+        #expect(trips.count == 2)
+        #expect(trips[0]["vehicle_time_zone"] == nil, "a UTC car's messages are what they always were")
+        #expect(trips[1]["vehicle_time_zone"] as? String == "Europe/Berlin")
+        #expect((trips[1]["start_utc"] as? String)?.hasSuffix("Z") == true, "instants stay UTC")
+    }
+
     @Test func aCorrectionIsTheSameIDWithAHigherRevision() throws {
         let store = try TripStore(path: temporaryStorePath())
         let alice = try store.addDriver(name: "Alice", tags: [], beacons: [])

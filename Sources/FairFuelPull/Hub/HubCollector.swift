@@ -147,6 +147,9 @@ public final class HubCollector {
         let currency = live.filter { $0.0.kind != "trip" && $0.1["currency"]?.string != nil }
             .max { ($0.1["message_id"]?.int ?? 0) < ($1.1["message_id"]?.int ?? 0) }?.1["currency"]?.string ?? "EUR"
         let digits = VehicleProfile.minorDigits(ofCurrency: currency) ?? 2
+        // Sent only by a car whose family set a time zone; the newest message's is the car's.
+        let timeZone = live.filter { $0.1["vehicle_time_zone"]?.string != nil }
+            .max { ($0.1["message_id"]?.int ?? 0) < ($1.1["message_id"]?.int ?? 0) }?.1["vehicle_time_zone"]?.string
 
         // Drivers get this car's own ids, one per name and uuid, in the order they first appear.
         var driverIDs: [String: Int64] = [:]
@@ -195,7 +198,9 @@ public final class HubCollector {
         }
         let stateDirectory = state(vehicle)
         try PullFiles.replace(stateDirectory + "/" + Self.recordsName, with: kept)
-        try PullFiles.replace(stateDirectory + "/vehicle.tsv", with: PullRecordLine.encode([name, currency, String(digits), "metric", "", vehicle]))
+        try PullFiles.replace(
+            stateDirectory + "/vehicle.tsv",
+            with: PullRecordLine.encode([name, currency, String(digits), "metric", "", vehicle] + (timeZone.map { [$0] } ?? [])))
         try PullFiles.replace(stateDirectory + "/drivers.tsv", with: drivers)
         try PullFiles.replace(stateDirectory + "/trips.tsv", with: trips)
         try PullFiles.replace(stateDirectory + "/splits.tsv", with: splits)

@@ -1,4 +1,5 @@
 import FairFuelCore
+import FairFuelEdges
 import FairFuelReports
 import FairFuelStore
 
@@ -69,10 +70,12 @@ public struct FamilyBooks: Sendable {
         for (directory, vehicle) in zip(directories, vehicles) {
             let state = directory + "/" + PullDownload.stateDirectoryName
             let namesake = vehicles.filter { $0.name.lowercased() == vehicle.name.lowercased() }.count > 1
+            var units = DisplayUnits(units: vehicle.units, currency: vehicle.currency, currencyMinorDigits: vehicle.minorDigits)
+            // A zone this laptop cannot read (no tzdata) shows UTC, as a store's own commands do.
+            if let zone = vehicle.timeZone, let rules = try? TimeZoneDatabase.load(zone) { units.timeZone = rules }
             var car = Car(
                 label: namesake ? "\(vehicle.name) (\(vehicle.uid.map { String($0.prefix(8)) } ?? directory))" : vehicle.name,
-                vehicleID: vehicle.uid, units: DisplayUnits(units: vehicle.units, currency: vehicle.currency, currencyMinorDigits: vehicle.minorDigits),
-                trips: [], tripPeople: [], splits: [], sharePeople: [])
+                vehicleID: vehicle.uid, units: units, trips: [], tripPeople: [], splits: [], sharePeople: [])
             var uuidOf: [Int64: String] = [:]
             for f in PulledRecords.lines(try PullFiles.read(state + "/drivers.tsv")) where f.count >= 3 {
                 if let id = Int64(f[0]), !f[2].isEmpty { uuidOf[id] = f[2].lowercased() }

@@ -47,18 +47,22 @@ enum PulledRecords {
                      currency: f.count >= 10 && !f[9].isEmpty ? f[9] : nil, beforeTracking: f.count >= 11 && f[10] == "1")
     }
 
-    /// The vehicle line: name, currency, minor digits, units, fuel type, unique id (from newer dongles).
+    /// The vehicle line: name, currency, minor digits, units, fuel type, unique id (from newer dongles),
+    /// time zone (only when the family set one).
     struct Vehicle: Equatable {
         var name: String
         var currency: String
         var minorDigits: Int
         var units: String
         var uid: String? = nil
+        var timeZone: String? = nil
     }
 
     static func vehicle(_ f: [String]) throws(PullClientError) -> Vehicle {
         guard f.count >= 4, let digits = Int(f[2]) else { throw .badRecord(kind: "vehicle", line: f.joined(separator: " ")) }
-        return Vehicle(name: f[0], currency: f[1], minorDigits: digits, units: f[3], uid: f.count >= 6 && !f[5].isEmpty ? f[5].lowercased() : nil)
+        return Vehicle(
+            name: f[0], currency: f[1], minorDigits: digits, units: f[3], uid: f.count >= 6 && !f[5].isEmpty ? f[5].lowercased() : nil,
+            timeZone: f.count >= 7 && !f[6].isEmpty ? f[6] : nil)
     }
 
     /// Lines of a raw file kept in the pull's state directory.

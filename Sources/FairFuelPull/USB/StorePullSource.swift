@@ -34,8 +34,11 @@ public struct StorePullSource: PullDataSource {
         case .vehicle:
             let v = try store.vehicle()
             if request.cursor == 0 {
-                // The unique id last: an older laptop reads the first five fields only.
-                _ = add([v.name, v.currency, String(v.currencyMinorDigits), v.units, v.fuelType, try store.vehicleUID() ?? ""], cursor: 1)
+                // Newer fields last: an older laptop reads the first five only. The time zone only when the
+                // family set one, so that a UTC car's line is what it always was.
+                var fields = [v.name, v.currency, String(v.currencyMinorDigits), v.units, v.fuelType, try store.vehicleUID() ?? ""]
+                if v.timeZone != TimeZoneRules.utc.name { fields.append(v.timeZone) }
+                _ = add(fields, cursor: 1)
             }
         case .drivers:
             for d in try store.drivers() where d.id.rawValue > request.cursor {

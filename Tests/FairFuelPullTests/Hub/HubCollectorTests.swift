@@ -97,4 +97,21 @@ import Testing
         try hub.flush()
         #expect(state(directory, "splits.tsv").isEmpty)
     }
+
+    @Test func aCarsTimeZoneIsItsNewestMessages() throws {
+        let directory = NSTemporaryDirectory() + "fairfuel-hub-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let hub = try HubCollector(directory: directory, prefix: "fairfuel")
+        let topic = "fairfuel/\(Self.vehicle)/trip"
+        func zoned(_ id: Int, message: Int, zone: String) -> [UInt8] {
+            var text = String(decoding: Self.trip(id, revision: 0, driver: "Alice", message: message), as: UTF8.self)
+            text = text.replacingOccurrences(of: "\"vehicle_name\":\"Golf\",", with: "\"vehicle_name\":\"Golf\",\"vehicle_time_zone\":\"\(zone)\",")
+            return Array(text.utf8)
+        }
+        #expect(try hub.receive(topic: topic, payload: Self.trip(1, revision: 0, driver: "Alice", message: 1)) == .kept)
+        #expect(try hub.receive(topic: topic, payload: zoned(2, message: 2, zone: "Europe/Berlin")) == .kept)
+        #expect(try hub.receive(topic: topic, payload: zoned(3, message: 3, zone: "Pacific/Honolulu")) == .kept)
+        try hub.flush()
+        #expect(state(directory, "vehicle.tsv") == "Golf\tEUR\t2\tmetric\t\t\(Self.vehicle)\tPacific/Honolulu\n")
+    }
 }

@@ -103,4 +103,28 @@ import Testing
             #expect("\(error)".contains("holds no pull"))
         }
     }
+
+    /// Months across cars are one calendar's: the cars' own zone when they share one, else UTC.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/Europe/Berlin")))
+    func theFamilysMonthsAreTheCarsZoneWhenTheyShareOne() throws {
+        // Alice's bill at 23:30 UTC on 30 November: 00:30 on 1 December in Berlin.
+        let lateBill = "1\t1796081400000\t40\t7250\t1\t1\tAlice\t40\t7250"
+        func car(_ name: String, zone: String?) throws -> String {
+            let line = "\(name)\tEUR\t2\tmetric\tpetrol\t\(name.lowercased())0000000000000000000000000000"
+            return try Self.pull(
+                vehicle: zone.map { line + "\t" + $0 } ?? line,
+                drivers: ["1\tAlice\t"], trips: [Self.trip(1, driverID: "1", name: "Alice", meters: 10_000, liters: 0.7)],
+                splits: [lateBill])
+        }
+        let berlin = try FamilyBooks.load(directories: [try car("Golf", zone: "Europe/Berlin"), try car("Van", zone: "Europe/Berlin")])
+        #expect(berlin.units.timeZone.name == "Europe/Berlin")
+        #expect(berlin.summaryText(nil, json: false).hasPrefix("Golf + Van, all time (Europe/Berlin time)\n"))
+        #expect(berlin.splitText(by: .month, json: false).contains("2026-12"), "the bill is December's in Berlin")
+        #expect(berlin.latestMonth?.description == "2026-12")
+
+        let mixed = try FamilyBooks.load(directories: [try car("Golf", zone: "Europe/Berlin"), try car("Van", zone: nil)])
+        #expect(mixed.units.timeZone.name == "UTC")
+        #expect(mixed.cars[0].units.timeZone.name == "Europe/Berlin", "each car keeps its own")
+        #expect(mixed.latestMonth?.description == "2026-11", "one calendar: UTC when the cars differ")
+    }
 }
