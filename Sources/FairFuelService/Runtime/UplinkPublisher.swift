@@ -38,6 +38,8 @@ final class UplinkPublisher {
     private var loggedFailure: String?
     private(set) var acknowledged: UInt64 = 0
     private(set) var rejected: UInt64 = 0
+    /// The vehicle's time zone as last read (name, rules): read again only when the name changes.
+    private var zoneCache: (name: String, rules: TimeZoneRules)?
     /// Most messages awaiting their PUBACK at once.
     static let inflightWindow = 16
     /// Home Assistant's discovery; nil when `homeassistant_prefix` is empty.
@@ -222,8 +224,10 @@ final class UplinkPublisher {
             }
             publish(homeAssistant.driverState(currentDriver))
             publish(homeAssistant.tankState(liters: try store.estimatedTankLiters(), vehicle: vehicle))
-            let month = CalendarMonth(utcMs: WallClock.utcMilliseconds())
-            for figures in try monthFigures(month, drivers: drivers, vehicle: vehicle) {
+            // "This month" is the family's calendar month, as `fairfuel summary --month` has it.
+            let zone = timeZone(of: vehicle)
+            let month = CalendarMonth(utcMs: WallClock.utcMilliseconds(), in: zone)
+            for figures in try Self.monthFigures(month, in: zone, drivers: drivers, vehicle: vehicle, store: store) {
                 publish(homeAssistant.monthState(figures, month: month, vehicle: vehicle))
             }
             if settings.positions != .none, let position = try lastPosition() {
@@ -234,14 +238,28 @@ final class UplinkPublisher {
         }
     }
 
+    /// The vehicle's time zone, read from the zone files once per name; UTC (said once in the log)
+    /// when it cannot be read.
+    private func timeZone(of vehicle: VehicleProfile) -> TimeZoneRules {
+        guard vehicle.timeZone != TimeZoneRules.utc.name else { return .utc }
+        if let cached = zoneCache, cached.name == vehicle.timeZone { return cached.rules }
+        var rules = TimeZoneRules.utc
+        do { rules = try TimeZoneDatabase.load(vehicle.timeZone) } catch {
+            logger.warning("uplink: \(error); Home Assistant's month is UTC's")
+        }
+        zoneCache = (vehicle.timeZone, rules)
+        return rules
+    }
+
     /// What `fairfuel summary --month` shows per driver: the estimated fuel of the trips that
-    /// started in `month`, and their shares of the bills of its refuels in the vehicle's currency.
-    private func monthFigures(_ month: CalendarMonth, drivers: [DriverDirectory.Driver], vehicle: VehicleProfile) throws(StoreError)
-        -> [HomeAssistantDiscovery.DriverMonth]
-    {
-        let sessions = try store.sessions(sinceUTCMs: month.startUTCMs, untilUTCMs: month.endUTCMs)
+    /// started in `month` (a calendar month of `zone`), and their shares of the bills of its
+    /// refuels in the vehicle's currency.
+    static func monthFigures(
+        _ month: CalendarMonth, in zone: TimeZoneRules, drivers: [DriverDirectory.Driver], vehicle: VehicleProfile, store: TripStore
+    ) throws(StoreError) -> [HomeAssistantDiscovery.DriverMonth] {
+        let sessions = try store.sessions(sinceUTCMs: month.startUTCMs(in: zone), untilUTCMs: month.next.startUTCMs(in: zone))
         let shares = try store.splits().filter { split in
-            month.contains(utcMs: split.refuel.atUTCMs) && (split.refuel.currency ?? vehicle.currency) == vehicle.currency
+            month.contains(utcMs: split.refuel.atUTCMs, in: zone) && (split.refuel.currency ?? vehicle.currency) == vehicle.currency
         }.flatMap(\.shares).filter { !$0.beforeTracking }
         return drivers.map { driver in
             HomeAssistantDiscovery.DriverMonth(
