@@ -65,8 +65,6 @@ extension ISO8601 {
     /// or with `endOfDay` the next midnight (so `--until 2026-11-30` includes that day);
     /// a full date-time is that instant.
     public static func rangeBound(_ text: String, endOfDay: Bool) throws(ParseError) -> Int64 {
-        let instant = try parse(text).millisecondsSinceEpoch
-        let dateOnly = text.utf8.count == 10
-        return dateOnly && endOfDay ? instant + 86_400_000 : instant
+        try rangeBound(text, endOfDay: endOfDay, localIn: .utc)
     }
 }

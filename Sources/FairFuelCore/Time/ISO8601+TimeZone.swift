@@ -14,10 +14,8 @@ extension ISO8601 {
     /// `endOfDay` the next local midnight (a day of 23 or 25 hours when the clocks change).
     public static func rangeBound(_ text: String, endOfDay: Bool, localIn zone: TimeZoneRules) throws(ParseError) -> Int64 {
         let parts = try wallClock(text)
-        if let offset = parts.offsetMinutes {
-            let instant = parts.wallMs - Int64(offset) * 60_000
-            return text.utf8.count == 10 && endOfDay ? instant + 86_400_000 : instant
-        }
+        // A zone in the text names an instant (a date alone never has one).
+        if let offset = parts.offsetMinutes { return parts.wallMs - Int64(offset) * 60_000 }
         let dateOnly = text.utf8.count == 10
         return zone.utcMs(localMs: dateOnly && endOfDay ? parts.wallMs + 86_400_000 : parts.wallMs)
     }

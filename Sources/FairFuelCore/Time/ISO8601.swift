@@ -14,8 +14,7 @@ public enum ISO8601 {
     /// Parses `YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|±HH:MM]`; without a zone the time is UTC,
     /// a date alone is its midnight.
     public static func parse(_ text: String) throws(ParseError) -> UTCTimestamp {
-        let parts = try wallClock(text)
-        return UTCTimestamp(millisecondsSinceEpoch: parts.wallMs - Int64(parts.offsetMinutes ?? 0) * 60_000)
+        try parse(text, localIn: .utc)
     }
 
     /// The wall-clock time written (milliseconds since 1970-01-01T00:00 of that clock) and the

@@ -171,28 +171,11 @@ public struct ScenarioWorld: Sendable {
             drivetrain.run(seconds: 1)
         }
         account(liters: liters, meters: meters)
-        if var model = reference {
-            let before = model.liters.value
-            if drivetrain.engineOn {
-                model.add(timeMs: t0 + 1000, speed: MetersPerSecond(v1))
-            } else {
-                model.pause()
-            }
-            let delta = model.liters.value - before
-            if delta > 0 { truth.periods[truth.periods.count - 1].modelLiters[wheelParty, default: 0] += delta }
-            reference = model
-        }
-        if var model = referenceWithoutIdle {
-            let before = model.liters.value
-            if drivetrain.engineOn {
-                model.add(timeMs: t0 + 1000, speed: MetersPerSecond(v1))
-            } else {
-                model.pause()
-            }
-            let delta = model.liters.value - before
-            if delta > 0 { truth.periods[truth.periods.count - 1].modelWorkLiters[wheelParty, default: 0] += delta }
-            referenceWithoutIdle = model
-        }
+        let atMs = t0 + 1000, engineOn = drivetrain.engineOn
+        let modelDelta = Self.feed(&reference, engineOn: engineOn, atMs: atMs, speed: v1)
+        if modelDelta > 0 { truth.periods[truth.periods.count - 1].modelLiters[wheelParty, default: 0] += modelDelta }
+        let workDelta = Self.feed(&referenceWithoutIdle, engineOn: engineOn, atMs: atMs, speed: v1)
+        if workDelta > 0 { truth.periods[truth.periods.count - 1].modelWorkLiters[wheelParty, default: 0] += workDelta }
 
         for index in people.indices where !people[index].inCar {
             if people[index].lingerUntilMs > t0 { continue }
@@ -214,6 +197,15 @@ public struct ScenarioWorld: Sendable {
             crowd.removeAll()
         }
         return meters
+    }
+
+    /// One second of true speed into a reference estimator (nil: none kept); the litres it added.
+    private static func feed(_ estimator: inout FuelEstimator?, engineOn: Bool, atMs: Int64, speed: Double) -> Double {
+        guard var model = estimator else { return 0 }
+        let before = model.liters.value
+        if engineOn { model.add(timeMs: atMs, speed: MetersPerSecond(speed)) } else { model.pause() }
+        estimator = model
+        return model.liters.value - before
     }
 
     private mutating func account(liters: Double, meters: Double) {
