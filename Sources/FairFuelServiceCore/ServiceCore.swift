@@ -35,7 +35,9 @@ public final class ServiceCore {
     public private(set) var linkOpener: String?
     public var linkIsUp: Bool { linkOpener != nil }
     private var nextConnectAt = LinkMilliseconds(0)
-    private var backoffMs: Int64
+    private let backoff: ReconnectBackoff
+    /// Opens failed since the link was last up.
+    private var failedOpens = 0
     private var lastOpenError: String?
     private var linkTotals = LinkCounters()
     public private(set) var reconnects = 0
@@ -62,7 +64,7 @@ public final class ServiceCore {
         if let trip { monitor.offer(trip) }
         ingest = LinkIngest(monitor: monitor, nmea: settings.nmea)
         tracker = CommandTracker(capacity: settings.transmitQueueFrames)
-        backoffMs = settings.reconnectBackoffMinMs
+        backoff = ReconnectBackoff(minimumMs: settings.reconnectBackoffMinMs, maximumMs: settings.reconnectBackoffMaxMs)
         feedbackSent.reserveCapacity(Self.feedbackKept)
     }
 
@@ -99,7 +101,7 @@ public final class ServiceCore {
         logger.notice(message)
         perform(.status("MCU link up on \(settings.port)"))
         lastOpenError = nil
-        backoffMs = settings.reconnectBackoffMinMs
+        failedOpens = 0
         decoder.restartStream()
         tracker.reset()
         send(.helloRequest(HelloRequest(hostMajor: 1, hostMinor: 0)), at: now, perform)
@@ -110,8 +112,8 @@ public final class ServiceCore {
     public func linkOpenFailed(_ message: String, at now: LinkMilliseconds) {
         if message != lastOpenError { logger.warning("MCU link down: \(message); retrying with backoff") }
         lastOpenError = message
-        nextConnectAt = now + backoffMs
-        backoffMs = min(backoffMs * 2, settings.reconnectBackoffMaxMs)
+        failedOpens += 1
+        nextConnectAt = now + backoff.delayMs(failures: failedOpens)
     }
 
     /// Bytes read from the MCU at host time `now`, in arrival order. No allocation per frame:
@@ -133,7 +135,8 @@ public final class ServiceCore {
         logger.warning("MCU link lost: \(message); the session carries on, reconnecting")
         linkOpener = nil
         reconnects += 1
-        nextConnectAt = now + backoffMs
+        // The first reopen waits the shortest; the failed ones after it go on doubling.
+        nextConnectAt = now + backoff.delayMs(failures: 1)
     }
 
     private func handle(_ frame: Frame, at now: LinkMilliseconds, _ perform: ServiceActions) {

@@ -53,8 +53,7 @@ public final class GPSDClient {
 
     public let host: String
     public let port: Int
-    public let backoffMinimumMs: Int64
-    public let backoffMaximumMs: Int64
+    public let backoff: ReconnectBackoff
     public private(set) var counters = Counters()
     public private(set) var isConnected = false
 
@@ -63,7 +62,8 @@ public final class GPSDClient {
     private let reportPrefix: UnsafeMutablePointer<CChar>
     private static let reportPrefixBytes = 24
     private let monotonicMs: () -> Int64
-    private var backoffMs: Int64
+    /// Connection attempts failed in a row (a lost connection counts as the first).
+    private var failuresInRow = 0
     /// When the next connection attempt is due; nil: now.
     private var nextConnectAtMs: Int64?
     private var hasSky = false
@@ -81,9 +81,7 @@ public final class GPSDClient {
     ) {
         self.host = host
         self.port = port
-        self.backoffMinimumMs = max(1, backoffMinimumMs)
-        self.backoffMaximumMs = max(self.backoffMinimumMs, backoffMaximumMs)
-        backoffMs = self.backoffMinimumMs
+        backoff = ReconnectBackoff(minimumMs: backoffMinimumMs, maximumMs: backoffMaximumMs)
         self.monotonicMs = monotonicMs
         let raw = UnsafeMutableRawPointer.allocate(
             byteCount: MemoryLayout<gps_data_t>.size, alignment: MemoryLayout<gps_data_t>.alignment)
@@ -153,7 +151,7 @@ public final class GPSDClient {
         guard !isConnected, millisecondsUntilReconnect() == 0 else { return nil }
         do {
             try connect()
-            backoffMs = backoffMinimumMs
+            failuresInRow = 0
             return .connected
         } catch {
             let retry = scheduleReconnect()
@@ -166,7 +164,7 @@ public final class GPSDClient {
         do {
             return .reports(fixes: try readReports(onFix))
         } catch {
-            backoffMs = backoffMinimumMs
+            failuresInRow = 0
             let retry = scheduleReconnect()
             return .disconnected(error, retryInMs: retry)
         }
@@ -254,9 +252,9 @@ public final class GPSDClient {
     }
 
     private func scheduleReconnect() -> Int64 {
-        let retry = backoffMs
+        failuresInRow += 1
+        let retry = backoff.delayMs(failures: failuresInRow)
         nextConnectAtMs = monotonicMs() + retry
-        backoffMs = min(backoffMs * 2, backoffMaximumMs)
         return retry
     }
 

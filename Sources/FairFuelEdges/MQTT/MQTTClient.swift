@@ -407,10 +407,10 @@ public final class MQTTClient {
         inflight = 0
         lastError = error
         failures += 1
-        let backoff = MQTTBackoff(
+        let backoff = ReconnectBackoff(
             minimumMs: configuration.backoffMinimumMs, maximumMs: configuration.backoffMaximumMs,
             jitterPercent: configuration.backoffJitterPercent)
-        state = .waiting(retryAtMs: nowMs + backoff.delayMs(failures: failures, clientID: configuration.clientID))
+        state = .waiting(retryAtMs: nowMs + backoff.delayMs(failures: failures, clientKey: configuration.clientID))
         handlers.disconnected(error, abandoned)
     }
 

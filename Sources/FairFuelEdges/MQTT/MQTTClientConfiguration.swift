@@ -63,7 +63,7 @@ public struct MQTTClientConfiguration: Sendable, Equatable {
     /// The first retry's delay; each failure doubles it up to `backoffMaximumMs`; a CONNACK resets it.
     public var backoffMinimumMs: Int64
     public var backoffMaximumMs: Int64
-    /// How much of each wait is drawn per client and attempt, 0 to 100 % (`MQTTBackoff`): a
+    /// How much of each wait is drawn per client and attempt, 0 to 100 % (`ReconnectBackoff`): a
     /// fleet that lost its broker together does not come back together.
     public var backoffJitterPercent: Int
     /// A connection attempt with no CONNACK after this long counts as failed.
