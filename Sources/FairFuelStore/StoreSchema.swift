@@ -146,5 +146,6 @@ enum StoreSchema {
         outboxRevisions,  // each record's published revision (StoreSchema+OutboxRevisions.swift)
         tripCheckpoints,  // what a trip that went on had measured when it moved off (StoreSchema+Continuity.swift)
         vehicleTimeZone,  // the family's time zone for what is shown (StoreSchema+TimeZone.swift)
+        stableIDs,  // trip, refuel and untracked ids never given again (StoreSchema+StableIDs.swift)
     ]
 }
