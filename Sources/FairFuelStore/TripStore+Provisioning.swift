@@ -48,20 +48,53 @@ extension TripStore {
         if try currentDriverID(named: trimmed) != nil {
             throw .invalid("a driver named '\(trimmed)' already exists")
         }
+        try requireUnbound(tags: tags, beacons: beacons)
+        return try write {
+            try connection.run("INSERT INTO drivers (name, contact) VALUES (?, ?)", .text(trimmed), .optional(contact))
+            let id = connection.lastInsertRowID
+            try bindInTransaction(tags: tags, beacons: beacons, driver: id)
+            return DriverID(id)
+        }
+    }
+
+    /// The latest removed driver called `name` (any case), whom `provision driver add` brings
+    /// back rather than making a second person of the same name; nil when there is none.
+    public func removedDriver(named name: String) throws(StoreError) -> DriverRecord? {
+        try drivers(includingRemoved: true).last { $0.removed && $0.name.lowercased() == name.trimmingWhitespace.lowercased() }
+    }
+
+    /// Makes a removed driver current again, with `contact` (when given), `tags` and `beacons`:
+    /// their past trips and shares of the bills were never taken from them.
+    public func restoreDriver(_ driver: DriverID, contact: String? = nil, tags: [TagIdentity], beacons: [BeaconIdentity]) throws(StoreError) {
+        guard let record = try drivers(includingRemoved: true).first(where: { $0.id == driver }), record.removed else {
+            throw .notFound("no removed driver with id \(driver.rawValue)")
+        }
+        let count = try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT COUNT(*) FROM drivers WHERE removed = 0") } ?? 0
+        guard count < Self.maximumDrivers else { throw .invalid("this vehicle already has \(Self.maximumDrivers) drivers") }
+        if try currentDriverID(named: record.name) != nil {
+            throw .invalid("a driver named '\(record.name)' already exists")
+        }
+        try requireUnbound(tags: tags, beacons: beacons)
+        try write {
+            try connection.run(
+                "UPDATE drivers SET removed = 0, contact = COALESCE(?, contact) WHERE id = ?", .optional(contact), .integer(driver.rawValue))
+            try bindInTransaction(tags: tags, beacons: beacons, driver: driver.rawValue)
+        }
+    }
+
+    private func requireUnbound(tags: [TagIdentity], beacons: [BeaconIdentity]) throws(StoreError) {
         for tag in tags {
             if let owner = try owner(of: tag) { throw .invalid("tag \(tag) is already bound to \(owner.name)") }
         }
         for beacon in beacons {
             if let owner = try owner(of: beacon) { throw .invalid("beacon \(beacon.spec) is already bound to \(owner.name)") }
         }
-        return try write {
-            try connection.run("INSERT INTO drivers (name, contact) VALUES (?, ?)", .text(trimmed), .optional(contact))
-            let id = connection.lastInsertRowID
-            for tag in tags { try insert(tag, driver: id) }
-            for beacon in beacons {
-                try connection.run("INSERT INTO driver_beacons (driver_id, spec) VALUES (?, ?)", .integer(id), .text(beacon.spec))
-            }
-            return DriverID(id)
+    }
+
+    private func bindInTransaction(tags: [TagIdentity], beacons: [BeaconIdentity], driver id: Int64) throws {
+        for tag in tags { try insert(tag, driver: id) }
+        for beacon in beacons {
+            try connection.run("INSERT INTO driver_beacons (driver_id, spec) VALUES (?, ?)", .integer(id), .text(beacon.spec))
         }
     }
 
@@ -101,7 +134,8 @@ extension TripStore {
         throw .notFound("no driver named '\(name.trimmingWhitespace)'" + (names.isEmpty ? " (none provisioned)" : " (drivers: \(names.joined(separator: ", ")))"))
     }
 
-    /// Removes a driver: their tags and beacons are freed, their past trips and splits keep their name.
+    /// Removes a driver: their tags and beacons are freed, their past trips and splits keep their
+    /// name; `provision driver add` of the same name brings them back.
     public func removeDriver(named name: String) throws(StoreError) -> DriverRecord {
         let record = try requireDriver(named: name)
         try write {
@@ -112,7 +146,10 @@ extension TripStore {
         return record
     }
 
-    /// Renames a current driver; trips already recorded keep the name they were driven under.
+    /// Renames a current driver, history included: their trips and their shares of every bill
+    /// carry the new name, so that one person is one line in every list and total (a rename is a
+    /// correction of how the family writes the name, not a new person). With an uplink, their
+    /// trips and those bills are published again as corrections, so a hub follows.
     public func renameDriver(named name: String, to newName: String) throws(StoreError) -> DriverRecord {
         let record = try requireDriver(named: name)
         let trimmed = newName.trimmingWhitespace
@@ -120,7 +157,19 @@ extension TripStore {
         if let other = try currentDriverID(named: trimmed), other != record.id {
             throw .invalid("a driver named '\(trimmed)' already exists")
         }
-        try write { try connection.run("UPDATE drivers SET name = ? WHERE id = ?", .text(trimmed), .integer(record.id.rawValue)) }
+        guard trimmed != record.name else { return record }
+        try write {
+            let id = SQLiteValue.integer(record.id.rawValue)
+            try connection.run("UPDATE drivers SET name = ? WHERE id = ?", .text(trimmed), id)
+            try connection.run("UPDATE sessions SET driver_name = ? WHERE driver_id = ?", .text(trimmed), id)
+            try connection.run("UPDATE refuel_shares SET driver_name = ? WHERE driver_id = ?", .text(trimmed), id)
+            let trips = try connection.query("SELECT id FROM sessions WHERE driver_id = ? AND end_reason IS NOT NULL ORDER BY id", id) {
+                $0.int64(0)
+            }
+            for trip in trips { try enqueueTripMessage(session: trip) }
+            let bills = try connection.query("SELECT DISTINCT refuel_id FROM refuel_shares WHERE driver_id = ?", id) { $0.int64(0) }
+            try enqueueSplitMessages(refuels: Set(bills))
+        }
         return record
     }
 

@@ -101,9 +101,13 @@ extension TripStore {
 
     /// Queues the split of every bill `change` moved (`split --json`'s fields, with driver ids).
     func enqueueSplitMessages(_ change: BookChange) throws {
-        guard let uplink, !change.bills.isEmpty else { return }
+        try enqueueSplitMessages(refuels: Set(change.bills.map(\.refuelID)))
+    }
+
+    /// The split messages of the bills `moved`, as they stand now.
+    func enqueueSplitMessages(refuels moved: Set<Int64>) throws {
+        guard let uplink, !moved.isEmpty else { return }
         let fallbackCurrency = try connection.scalarText("SELECT currency FROM vehicle WHERE id = 1")
-        let moved = Set(change.bills.map(\.refuelID))
         for split in try splits() where moved.contains(split.id) {
             var fields = JSONLine()
             fields.add("at_utc", Self.utcText(split.refuel.atUTCMs))

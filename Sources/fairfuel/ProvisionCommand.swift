@@ -31,6 +31,8 @@ struct ProvisionCommand: ParsableCommand {
                     TAG: a UID in hex (any case, ':' separators allowed), or fairfuel://driver/<uuid>.
                     SPEC: ibeacon:<uuid 8-4-4-4-12>:<major>:<minor>, eddystone:<namespace 20 hex>:<instance 12 hex>,
                     or mac:AA:BB:CC:DD:EE:FF (a static random address; add /public for a public one).
+                    A removed driver of the same name is brought back, with their past trips and bills
+                    (--new-person: someone else of that name).
                     """)
 
             @Argument(help: "The driver's name (1 to 64 characters).", transform: CheckedArgument.name)
@@ -41,6 +43,8 @@ struct ProvisionCommand: ParsableCommand {
             var beacons: [String] = []
             @Option(help: "Phone or e-mail, for the family's records.", transform: CheckedArgument.text)
             var contact: String?
+            @Flag(name: .customLong("new-person"), help: "A different person from a removed driver of the same name.")
+            var newPerson = false
             @OptionGroup var store: StoreOptions
             @OptionGroup var control: ControlOptions
 
@@ -66,8 +70,17 @@ struct ProvisionCommand: ParsableCommand {
                 let beaconIdentities = try beacons.map(Self.beacon)
                 let db = try store.open()
                 do {
-                    let id = try db.addDriver(name: name, contact: contact, tags: tagIdentities, beacons: beaconIdentities)
-                    print("added driver \(id.rawValue) \(name) with \(tagIdentities.count) tag(s) and \(beaconIdentities.count) beacon(s)")
+                    if !newPerson, try db.driver(named: name) == nil, let removed = try db.removedDriver(named: name) {
+                        try db.restoreDriver(removed.id, contact: contact, tags: tagIdentities, beacons: beaconIdentities)
+                        let trips = try db.sessions(driver: removed.id).count
+                        print(
+                            "brought back driver \(removed.id.rawValue) \(removed.name) (removed earlier) with \(tagIdentities.count) tag(s) and "
+                                + "\(beaconIdentities.count) beacon(s); their \(trips) past trip(s) and bills are theirs as before "
+                                + "(--new-person: someone else of that name)")
+                    } else {
+                        let id = try db.addDriver(name: name, contact: contact, tags: tagIdentities, beacons: beaconIdentities)
+                        print("added driver \(id.rawValue) \(name) with \(tagIdentities.count) tag(s) and \(beaconIdentities.count) beacon(s)")
+                    }
                 } catch {
                     throw UserFacingError("\(error)")
                 }
@@ -93,7 +106,8 @@ struct ProvisionCommand: ParsableCommand {
         }
 
         struct Rename: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Rename a driver; trips already recorded keep the old name.")
+            static let configuration = CommandConfiguration(
+                abstract: "Rename a driver: their trips and bills, past ones included, carry the new name.")
             @Argument(help: "The driver's name now.") var name: String
             @Argument(help: "The new name (1 to 64 characters).", transform: CheckedArgument.name) var newName: String
             @OptionGroup var store: StoreOptions
@@ -103,7 +117,8 @@ struct ProvisionCommand: ParsableCommand {
                 let db = try store.open()
                 do {
                     let record = try db.renameDriver(named: name, to: newName)
-                    print("renamed driver \(record.id.rawValue) \(record.name) to \(newName)")
+                    let trips = try db.sessions(driver: record.id).count
+                    print("renamed driver \(record.id.rawValue) \(record.name) to \(newName), with their \(trips) past trip(s) and bills")
                 } catch {
                     throw UserFacingError("\(error)")
                 }
@@ -123,7 +138,7 @@ struct ProvisionCommand: ParsableCommand {
                 do {
                     let record = try db.removeDriver(named: name)
                     let trips = try db.sessions(driver: record.id).count
-                    print("removed driver \(record.id.rawValue) \(record.name): \(record.tags.count) tag(s) and \(record.beacons.count) beacon(s) freed; \(trips) past trip(s) and their splits keep the name \(record.name)")
+                    print("removed driver \(record.id.rawValue) \(record.name): \(record.tags.count) tag(s) and \(record.beacons.count) beacon(s) freed; \(trips) past trip(s) and their splits keep the name \(record.name) (`provision driver add \(record.name)` brings them back)")
                 } catch {
                     throw UserFacingError("\(error)")
                 }

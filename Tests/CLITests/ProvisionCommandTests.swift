@@ -45,6 +45,12 @@ import TestSupport
             ["provision", "driver", "add", "Cara", "--tag", "04A22B7A3C5D80", "--beacon", "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:100:1"],
             ["provision", "driver", "list"],
             ["provision", "driver", "list", "--removed"],
+            // Anna comes back as herself (her tag is Cara's now), then someone else of her name.
+            ["provision", "driver", "add", "ANNA", "--tag", "04A22B7A3C5D80"],
+            ["provision", "driver", "add", "Anna", "--contact", "anna@new.example"],
+            ["provision", "driver", "remove", "Anna"],
+            ["provision", "driver", "add", "Anna", "--new-person"],
+            ["provision", "driver", "list", "--removed"],
             ["provision", "learn-tag", "Nobody"],
             ["provision", "learn-tag", "Cara", "--timeout-s", "5"],
             ["provision", "write-tag", "Cara", "--timeout-s", "0"],

@@ -52,6 +52,69 @@ import Testing
         _ = try store.renameDriver(named: "annika", to: "Annika")  // a change of case only is allowed
     }
 
+    /// A rename corrects how the family writes a name: the person's trips and shares carry the
+    /// new one, so that a trip given to them afterwards lands on the same line as their others.
+    @Test func aRenameCarriesTheDriversHistoryAndTheUplinkHearsOfIt() throws {
+        let family = try TripStoreBookTests.family()
+        let store = family.store
+        store.uplink = OutboxUplink(budget: OutboxBudget(maximumMessages: 1_000, maximumBytes: 1 << 20))
+        _ = try store.renameDriver(named: "alice", to: "Alicia")
+        #expect(try store.sessions().map(\.driverName) == ["Alicia", "Bob", "Alicia"])
+        #expect(try TripStoreBookTests.costs(store, 1) == ["Alicia": 3_000, "Bob": 3_000])
+        #expect(try TripStoreBookTests.costs(store, 2) == ["Bob": 1_156, "(untracked)": 867, "Alicia": 578])
+        // Her two trips and the two bills she has a share of, published again under the new name.
+        let messages = try TripStoreUplinkTests.messages(store)
+        #expect(messages.map { TripStoreUplinkTests.kind($0.topic) } == ["trip", "trip", "split", "split"])
+        #expect(messages.prefix(2).allSatisfy { $0.json["driver"] as? String == "Alicia" && $0.json["revision"] as? Int == 0 })
+        #expect(messages.map { $0.json["id"] as? Int64 } == [1, 3, 2, 3])
+        // Untracked driving given to her afterwards: one line, hers.
+        let untracked = try #require(try store.untrackedDriving().first)
+        _ = try store.assignTrips([.untracked(untracked.id)], to: family.alice)
+        #expect(try TripStoreBookTests.costs(store, 2) == ["Bob": 1_156, "Alicia": 1_445])
+        #expect(try store.splits()[2].shares.filter { $0.driverName == "Alicia" }.count == 1)
+        try TripStoreBookTests.expectBooksAddUp(store)
+        // The same name again changes nothing and publishes nothing.
+        let pending = try store.outboxStatistics().pendingMessages
+        _ = try store.renameDriver(named: "Alicia", to: "Alicia")
+        #expect(try store.outboxStatistics().pendingMessages == pending)
+    }
+
+    @Test func aRemovedDriverIsBroughtBackWithTheirHistory() throws {
+        let store = try TripStore(path: temporaryStorePath())
+        let tag = TagIdentity.uid(try TagUID(parsing: "04:a2:2b:7a"))
+        let id = try store.addDriver(name: "Anna", contact: "anna@example.org", tags: [tag], beacons: [])
+        try store.connection.execute("""
+            INSERT INTO runs (id) VALUES (1);
+            INSERT INTO sessions (driver_id, driver_name, run_id, start_link_ms, start_utc_ms, end_utc_ms, end_reason, distance_m)
+                VALUES (\(id.rawValue), 'Anna', 1, 0, 1000, 5000, 'departed', 3000);
+            """)
+        #expect(try store.removedDriver(named: "Anna") == nil, "a current driver is not a removed one")
+        _ = try store.removeDriver(named: "Anna")
+        let removed = try #require(try store.removedDriver(named: " ANNA "))
+        #expect(removed.id == id)
+        // Her old tag went to someone else meanwhile: bringing her back with it is refused, nothing changes.
+        let ben = try store.addDriver(name: "Ben", tags: [tag], beacons: [])
+        #expect(throws: StoreError.invalid("tag \(tag) is already bound to Ben")) {
+            try store.restoreDriver(id, tags: [tag], beacons: [])
+        }
+        #expect(try store.drivers().map(\.id) == [ben])
+        let beacon = try BeaconIdentity(spec: Self.anna)
+        try store.restoreDriver(id, tags: [], beacons: [beacon])
+        let anna = try #require(try store.driver(named: "anna"))
+        #expect(anna.id == id && anna.contact == "anna@example.org" && anna.beacons == [beacon] && !anna.removed)
+        #expect(try store.sessions(driver: id).count == 1)
+        #expect(throws: StoreError.notFound("no removed driver with id \(id.rawValue)")) {
+            try store.restoreDriver(id, tags: [], beacons: [])
+        }
+        // A second removed Anna while a current one exists cannot come back under the same name.
+        _ = try store.removeDriver(named: "Anna")
+        let other = try store.addDriver(name: "Anna", tags: [], beacons: [])
+        _ = try store.removeDriver(named: "Anna")
+        #expect(try store.removedDriver(named: "anna")?.id == other, "the latest removed Anna")
+        try store.restoreDriver(other, tags: [], beacons: [])
+        #expect(throws: StoreError.invalid("a driver named 'Anna' already exists")) { try store.restoreDriver(id, tags: [], beacons: []) }
+    }
+
     @Test func bindingSaysWhoOwnsATagOrBeacon() throws {
         let store = try TripStore(path: temporaryStorePath())
         let anna = try store.addDriver(name: "Anna", tags: [.uid(try TagUID(parsing: "04A22B7A"))], beacons: [try BeaconIdentity(spec: Self.anna)])
