@@ -9,10 +9,14 @@ indirect enum HubJSON: Equatable {
     /// A number, `true`, `false` or `null`, as written.
     case literal(String)
 
-    /// Nil when `text` is not one JSON value.
+    /// Deepest nesting of objects and arrays read; a record message has three levels. Deeper
+    /// input is refused rather than read by a recursion that would run off the stack.
+    static let maximumDepth = 16
+
+    /// Nil when `text` is not one JSON value, or nests deeper than `maximumDepth`.
     init?(_ text: String) {
         var scalars = Substring(text).unicodeScalars
-        guard let value = Self.read(&scalars) else { return nil }
+        guard let value = Self.read(&scalars, depth: 0) else { return nil }
         Self.skipSpace(&scalars)
         guard scalars.isEmpty else { return nil }
         self = value
@@ -33,9 +37,10 @@ indirect enum HubJSON: Equatable {
         while let c = scalars.first, c == " " || c == "\n" || c == "\r" || c == "\t" { scalars.removeFirst() }
     }
 
-    private static func read(_ scalars: inout Substring.UnicodeScalarView) -> HubJSON? {
+    private static func read(_ scalars: inout Substring.UnicodeScalarView, depth: Int) -> HubJSON? {
         skipSpace(&scalars)
         guard let first = scalars.first else { return nil }
+        if (first == "{" || first == "[") && depth >= maximumDepth { return nil }
         switch first {
         case "{":
             scalars.removeFirst()
@@ -48,7 +53,7 @@ indirect enum HubJSON: Equatable {
                 skipSpace(&scalars)
                 guard scalars.first == ":" else { return nil }
                 scalars.removeFirst()
-                guard let value = read(&scalars) else { return nil }
+                guard let value = read(&scalars, depth: depth + 1) else { return nil }
                 fields[key] = value
                 skipSpace(&scalars)
                 guard let next = scalars.popFirst() else { return nil }
@@ -61,7 +66,7 @@ indirect enum HubJSON: Equatable {
             skipSpace(&scalars)
             if scalars.first == "]" { scalars.removeFirst(); return .array(items) }
             while true {
-                guard let value = read(&scalars) else { return nil }
+                guard let value = read(&scalars, depth: depth + 1) else { return nil }
                 items.append(value)
                 skipSpace(&scalars)
                 guard let next = scalars.popFirst() else { return nil }

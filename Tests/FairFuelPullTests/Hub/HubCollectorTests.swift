@@ -1,4 +1,5 @@
 import FairFuelPull
+import FairFuelReports
 import Foundation
 import Testing
 
@@ -113,5 +114,35 @@ import Testing
         #expect(try hub.receive(topic: topic, payload: zoned(3, message: 3, zone: "Pacific/Honolulu")) == .kept)
         try hub.flush()
         #expect(state(directory, "vehicle.tsv") == "Golf\tEUR\t2\tmetric\t\t\(Self.vehicle)\tPacific/Honolulu\n")
+    }
+
+    // MARK: Hostile messages: anything anyone publishes under the prefix reaches the hub.
+
+    /// Takes `payloads` on `kind`, flushes, and renders every family view of the hub's directory:
+    /// none of it may trap, whatever the message held.
+    func takeAndRenderEverything(_ payloads: [[UInt8]], kind: String = "trip") throws -> [HubCollector.Outcome] {
+        let directory = NSTemporaryDirectory() + "fairfuel-hub-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let hub = try HubCollector(directory: directory, prefix: "fairfuel")
+        let outcomes = try payloads.map { try hub.receive(topic: "fairfuel/\(Self.vehicle)/\(kind)", payload: $0) }
+        try hub.flush()
+        let books = try FamilyBooks.load(directories: try FamilyBooks.carDirectories([directory]))
+        _ = FamilyView(books).json + FamilyView(books).table
+        for grouping in SplitText.Grouping.allCases { _ = books.splitText(by: grouping, json: false) + books.splitText(by: grouping, json: true) }
+        _ = books.summaryText(nil, json: false) + books.summaryText(nil, json: true)
+        _ = books.reportHTML(nil).page
+        return outcomes
+    }
+
+    static func replacing(_ payload: [UInt8], _ old: String, _ new: String) -> [UInt8] {
+        Array(String(decoding: payload, as: UTF8.self).replacingOccurrences(of: old, with: new).utf8)
+    }
+
+    /// Arrays nested a million deep: the reader recursed once per level and ran off the stack.
+    @Test func aMessageNestedTooDeeplyIsIgnored() throws {
+        let depth = 1_000_000
+        let nested = "{\"v\":1,\"id\":1,\"revision\":0,\"x\":" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+        let outcomes = try takeAndRenderEverything([Array(nested.utf8)])
+        #expect(outcomes == [.ignored("not a version 1 record message")])
     }
 }
