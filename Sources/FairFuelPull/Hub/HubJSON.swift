@@ -33,6 +33,31 @@ indirect enum HubJSON: Equatable {
     var bool: Bool? { if case let .literal(text) = self { text == "true" ? true : text == "false" ? false : nil } else { nil } }
     var array: [HubJSON] { if case let .array(items) = self { items } else { [] } }
 
+    /// Whether `text` is a number as JSON writes one: `-`, digits without a leading zero, then
+    /// optional fraction and exponent. Not `nan`, `inf` or hex, which `Double(_:)` would also take.
+    static func isNumber(_ text: String) -> Bool {
+        var rest = Substring(text).utf8[...]
+        func digits() -> Int {
+            var count = 0
+            while let c = rest.first, c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") { rest.removeFirst(); count += 1 }
+            return count
+        }
+        if rest.first == UInt8(ascii: "-") { rest.removeFirst() }
+        let leadingZero = rest.first == UInt8(ascii: "0")
+        let whole = digits()
+        guard whole > 0, !leadingZero || whole == 1 else { return false }
+        if rest.first == UInt8(ascii: ".") {
+            rest.removeFirst()
+            guard digits() > 0 else { return false }
+        }
+        if rest.first == UInt8(ascii: "e") || rest.first == UInt8(ascii: "E") {
+            rest.removeFirst()
+            if rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") { rest.removeFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return rest.isEmpty
+    }
+
     private static func skipSpace(_ scalars: inout Substring.UnicodeScalarView) {
         while let c = scalars.first, c == " " || c == "\n" || c == "\r" || c == "\t" { scalars.removeFirst() }
     }
@@ -81,7 +106,7 @@ indirect enum HubJSON: Equatable {
                 text.unicodeScalars.append(c)
                 scalars.removeFirst()
             }
-            guard !text.isEmpty, text == "true" || text == "false" || text == "null" || Double(text) != nil else { return nil }
+            guard text == "true" || text == "false" || text == "null" || isNumber(text) else { return nil }
             return .literal(text)
         }
     }
