@@ -151,6 +151,11 @@ public struct CaptureParser: Sendable {
                 line: lineNumber,
                 reason: "time '\(String(decoding: timeField.prefix(24), as: UTF8.self))' is not a decimal number of milliseconds")
         }
+        // Replays take the time as Int64 domain milliseconds.
+        guard time <= UInt64(Int64.max) else {
+            throw .malformedLine(
+                line: lineNumber, reason: "time '\(time)' ms is beyond the latest a capture can hold (\(Int64.max))")
+        }
         let directionField = line[fields.1]
         let direction: CaptureDirection
         if directionField.elementsEqual("rx".utf8) {
