@@ -108,14 +108,15 @@ public final class HubCollector {
         return .kept
     }
 
-    /// The largest magnitude of any number in a record message: far above any real trip or bill
-    /// (ids, millisecond durations, minor units), and low enough that the family's views can add
-    /// millions of them, and seconds times 1000, without overflowing Int64.
+    /// The largest number in a record message: far above any real trip or bill (ids, millisecond
+    /// durations, minor units), and low enough that the family's views can add millions of them,
+    /// and seconds times 1000, without overflowing Int64. None is negative (a car sends counts,
+    /// amounts and durations), so none can be.
     static let maximumNumberMagnitude = 1e12
     /// For `<name>_s` fields, which become milliseconds.
     static let maximumSecondsMagnitude = 1e9
 
-    /// The first number in `json` (keys in order) beyond those limits, with the key it is under.
+    /// The first number in `json` (keys in order) that is negative or beyond those limits, with the key it is under.
     static func numberOutOfRange(_ json: HubJSON, key: String = "") -> (key: String, text: String)? {
         switch json {
         case let .object(fields):
@@ -130,7 +131,7 @@ public final class HubCollector {
             // true, false and null are not numbers.
             guard let value = Double(text) else { return nil }
             let limit = key.hasSuffix("_s") ? maximumSecondsMagnitude : maximumNumberMagnitude
-            if !(value.magnitude <= limit) { return (key, text) }
+            if !(value >= 0 && value <= limit) { return (key, text) }
         case .string:
             break
         }

@@ -160,6 +160,21 @@ import Testing
         #expect(outcomes == [.ignored("cost_cents out of range: 4611686018427387904"), .ignored("cost_cents out of range: 4611686018427387904"), .kept])
     }
 
+    /// Bills of minus a trillion cents, a hundred shares each: no real message has a negative number,
+    /// and 210 of them added up past what the family report's cost chart could scale (a trap
+    /// converting the bar length to Int).
+    @Test func negativeNumbersAreIgnored() throws {
+        let shares = Array(repeating: "{\"driver\":\"Alice\",\"driver_uuid\":null,\"fuel_l\":1.0,\"cost_cents\":-999999999999}", count: 100)
+        let bills = (1...210).map { id in
+            Array("""
+                {"v":1,"message_id":\(id),"vehicle":"\(Self.vehicle)","id":\(id),"revision":0,"at_utc":"2026-11-25T17:20:00.000Z",\
+                "liters":41.2,"cost_cents":7396,"full":true,"currency":"EUR","shares":[\(shares.joined(separator: ","))]}
+                """.utf8)
+        }
+        let outcomes = try takeAndRenderEverything(bills, kind: "split")
+        #expect(outcomes.allSatisfy { $0 == .ignored("cost_cents out of range: -999999999999") }, "\(outcomes.first!)")
+    }
+
     /// `nan`, `inf` and hex are not JSON numbers; they were read as doubles and written to the car's files.
     @Test func numbersJSONDoesNotHaveAreIgnored() throws {
         let trip = Self.trip(1, revision: 0, driver: "Alice", message: 1)
