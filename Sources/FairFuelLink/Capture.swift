@@ -59,6 +59,10 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
 /// The `.ffcap` text format: a header line, then `<t_ms> <rx|tx> <hex>` lines.
 public enum CaptureFormat {
     public static let header = "# fairfuel capture v1"
+    /// The latest line time: 2^53 ms (285 616 years). Replays take it as domain time, which the
+    /// domain adds durations to (and a receiver clock running ahead of the capture's) and the fuel
+    /// model carries as a Double: room to spare, and exact.
+    public static let maximumTimeMs: UInt64 = 1 << 53
 
     /// One data line for `bytes` (lower-case hex), without the line feed.
     public static func line<C: Collection>(timeMs: UInt64, direction: CaptureDirection, bytes: C)
@@ -150,6 +154,10 @@ public struct CaptureParser: Sendable {
             throw .malformedLine(
                 line: lineNumber,
                 reason: "time '\(String(decoding: timeField.prefix(24), as: UTF8.self))' is not a decimal number of milliseconds")
+        }
+        guard time <= CaptureFormat.maximumTimeMs else {
+            throw .malformedLine(
+                line: lineNumber, reason: "time '\(time)' ms is beyond the latest a capture can hold (\(CaptureFormat.maximumTimeMs))")
         }
         let directionField = line[fields.1]
         let direction: CaptureDirection

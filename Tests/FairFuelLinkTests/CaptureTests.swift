@@ -38,6 +38,8 @@ import TestSupport
         BadCapture(text: "# fairfuel capture v1\n-1 rx 00\n", error: .malformedLine(line: 2, reason: "time '-1' is not a decimal number of milliseconds")),
         BadCapture(text: "# fairfuel capture v1\n1.5 rx 00\n", error: .malformedLine(line: 2, reason: "time '1.5' is not a decimal number of milliseconds")),
         BadCapture(text: "# fairfuel capture v1\n99999999999999999999 rx 00\n", error: .malformedLine(line: 2, reason: "time '99999999999999999999' is not a decimal number of milliseconds")),
+        BadCapture(text: "# fairfuel capture v1\n9007199254740993 rx 00\n", error: .malformedLine(line: 2, reason: "time '9007199254740993' ms is beyond the latest a capture can hold (9007199254740992)")),
+        BadCapture(text: "# fairfuel capture v1\n9223372036854775808 rx 00\n", error: .malformedLine(line: 2, reason: "time '9223372036854775808' ms is beyond the latest a capture can hold (9007199254740992)")),
         BadCapture(text: "# fairfuel capture v1\n0 up 00\n", error: .malformedLine(line: 2, reason: "direction 'up' is neither rx nor tx")),
         BadCapture(text: "# fairfuel capture v1\n0 rx 0\n", error: .malformedLine(line: 2, reason: "odd number of hex digits (1)")),
         BadCapture(text: "# fairfuel capture v1\n0 rx zz\n", error: .malformedLine(line: 2, reason: "bytes are not hex")),

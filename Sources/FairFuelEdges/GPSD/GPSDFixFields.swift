@@ -23,7 +23,8 @@ struct GPSDFixFields: Equatable {
     var fix: GNSSFix {
         let mode = GNSSMode(rawValue: UInt8(clamping: max(0, min(3, self.mode)))) ?? .noData
         let hasPosition = mode >= .fix2D
-        let utc = timeSeconds > 0 ? UTCTimestamp(millisecondsSinceEpoch: GPSDFixFields.milliseconds(seconds: timeSeconds, nanoseconds: timeNanoseconds)) : nil
+        let utc = timeSeconds > 0
+            ? GPSDFixFields.milliseconds(seconds: timeSeconds, nanoseconds: timeNanoseconds).map(UTCTimestamp.init) : nil
         return GNSSFix(
             utc: utc,
             timeOfDay: utc?.timeOfDay,
@@ -46,9 +47,13 @@ struct GPSDFixFields: Equatable {
         return hae - separation
     }
 
-    /// A timespec rounded to the nearest millisecond (gpsd stores `.500` as 499 999 999 ns at times).
-    static func milliseconds(seconds: Int, nanoseconds: Int) -> Int64 {
-        Int64(seconds) * 1_000 + Int64((nanoseconds + 500_000) / 1_000_000)
+    /// A timespec rounded to the nearest millisecond (gpsd stores `.500` as 499 999 999 ns at times);
+    /// nil when the nanoseconds are outside 0..<10^9 or the milliseconds do not fit in Int64.
+    static func milliseconds(seconds: Int, nanoseconds: Int) -> Int64? {
+        guard (0..<1_000_000_000).contains(nanoseconds) else { return nil }
+        let (whole, overflowed) = Int64(seconds).multipliedReportingOverflow(by: 1_000)
+        let (total, carried) = whole.addingReportingOverflow(Int64((nanoseconds + 500_000) / 1_000_000))
+        return overflowed || carried ? nil : total
     }
 
     static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }

@@ -99,12 +99,43 @@ public final class HubCollector {
         }
         guard json["v"]?.int == 1 else { return .ignored("payload version \(json["v"]?.int.map(String.init) ?? "?")") }
         guard json["vehicle"]?.string == nil || json["vehicle"]?.string == vehicle else { return .ignored("vehicle differs from the topic's") }
+        if let bad = Self.numberOutOfRange(json) { return .ignored("\(bad.key) out of range: \(bad.text)") }
         try load(vehicle)
         let key = "\(kind):\(id)"
         if let kept = cars[vehicle]?[key], revision <= kept.revision { return .stale }
         cars[vehicle, default: [:]][key] = Kept(kind: kind, id: id, revision: revision, deleted: json["deleted"]?.bool == true, payload: text)
         dirty.insert(vehicle)
         return .kept
+    }
+
+    /// The largest number in a record message: far above any real trip or bill (ids, millisecond
+    /// durations, minor units), and low enough that the family's views can add millions of them,
+    /// and seconds times 1000, without overflowing Int64. None is negative (a car sends counts,
+    /// amounts and durations), so none can be.
+    static let maximumNumberMagnitude = 1e12
+    /// For `<name>_s` fields, which become milliseconds.
+    static let maximumSecondsMagnitude = 1e9
+
+    /// The first number in `json` (keys in order) that is negative or beyond those limits, with the key it is under.
+    static func numberOutOfRange(_ json: HubJSON, key: String = "") -> (key: String, text: String)? {
+        switch json {
+        case let .object(fields):
+            for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+                if let bad = numberOutOfRange(value, key: name) { return bad }
+            }
+        case let .array(items):
+            for item in items {
+                if let bad = numberOutOfRange(item, key: key) { return bad }
+            }
+        case let .literal(text):
+            // true, false and null are not numbers.
+            guard let value = Double(text) else { return nil }
+            let limit = key.hasSuffix("_s") ? maximumSecondsMagnitude : maximumNumberMagnitude
+            if !(value >= 0 && value <= limit) { return (key, text) }
+        case .string:
+            break
+        }
+        return nil
     }
 
     /// Writes every car that changed since the last flush.
@@ -138,7 +169,10 @@ public final class HubCollector {
         var kept = ""
         for r in records { kept += PullRecordLine.encode([r.kind, String(r.id), String(r.revision), r.deleted ? "1" : "0", r.payload]) }
 
-        let live = records.filter { !$0.deleted }.compactMap { r in HubJSON(r.payload).map { (r, $0) } }
+        // A record kept by a hub that did not check numbers yet is left out, as it would be refused now.
+        let live = records.filter { !$0.deleted }.compactMap { r in
+            HubJSON(r.payload).flatMap { Self.numberOutOfRange($0) == nil ? (r, $0) : nil }
+        }
         let removedRefuels = Set(records.filter { $0.kind == "refuel" && $0.deleted }.map(\.id))
         // The newest message's vehicle name and the newest bill's currency describe the car.
         let newest = live.max { ($0.1["message_id"]?.int ?? 0) < ($1.1["message_id"]?.int ?? 0) }

@@ -9,10 +9,14 @@ indirect enum HubJSON: Equatable {
     /// A number, `true`, `false` or `null`, as written.
     case literal(String)
 
-    /// Nil when `text` is not one JSON value.
+    /// Deepest nesting of objects and arrays read; a record message has three levels. Deeper
+    /// input is refused rather than read by a recursion that would run off the stack.
+    static let maximumDepth = 16
+
+    /// Nil when `text` is not one JSON value, or nests deeper than `maximumDepth`.
     init?(_ text: String) {
         var scalars = Substring(text).unicodeScalars
-        guard let value = Self.read(&scalars) else { return nil }
+        guard let value = Self.read(&scalars, depth: 0) else { return nil }
         Self.skipSpace(&scalars)
         guard scalars.isEmpty else { return nil }
         self = value
@@ -29,13 +33,39 @@ indirect enum HubJSON: Equatable {
     var bool: Bool? { if case let .literal(text) = self { text == "true" ? true : text == "false" ? false : nil } else { nil } }
     var array: [HubJSON] { if case let .array(items) = self { items } else { [] } }
 
+    /// Whether `text` is a number as JSON writes one: `-`, digits without a leading zero, then
+    /// optional fraction and exponent. Not `nan`, `inf` or hex, which `Double(_:)` would also take.
+    static func isNumber(_ text: String) -> Bool {
+        var rest = Substring(text).utf8[...]
+        func digits() -> Int {
+            var count = 0
+            while let c = rest.first, c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") { rest.removeFirst(); count += 1 }
+            return count
+        }
+        if rest.first == UInt8(ascii: "-") { rest.removeFirst() }
+        let leadingZero = rest.first == UInt8(ascii: "0")
+        let whole = digits()
+        guard whole > 0, !leadingZero || whole == 1 else { return false }
+        if rest.first == UInt8(ascii: ".") {
+            rest.removeFirst()
+            guard digits() > 0 else { return false }
+        }
+        if rest.first == UInt8(ascii: "e") || rest.first == UInt8(ascii: "E") {
+            rest.removeFirst()
+            if rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") { rest.removeFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return rest.isEmpty
+    }
+
     private static func skipSpace(_ scalars: inout Substring.UnicodeScalarView) {
         while let c = scalars.first, c == " " || c == "\n" || c == "\r" || c == "\t" { scalars.removeFirst() }
     }
 
-    private static func read(_ scalars: inout Substring.UnicodeScalarView) -> HubJSON? {
+    private static func read(_ scalars: inout Substring.UnicodeScalarView, depth: Int) -> HubJSON? {
         skipSpace(&scalars)
         guard let first = scalars.first else { return nil }
+        if (first == "{" || first == "[") && depth >= maximumDepth { return nil }
         switch first {
         case "{":
             scalars.removeFirst()
@@ -48,7 +78,7 @@ indirect enum HubJSON: Equatable {
                 skipSpace(&scalars)
                 guard scalars.first == ":" else { return nil }
                 scalars.removeFirst()
-                guard let value = read(&scalars) else { return nil }
+                guard let value = read(&scalars, depth: depth + 1) else { return nil }
                 fields[key] = value
                 skipSpace(&scalars)
                 guard let next = scalars.popFirst() else { return nil }
@@ -61,7 +91,7 @@ indirect enum HubJSON: Equatable {
             skipSpace(&scalars)
             if scalars.first == "]" { scalars.removeFirst(); return .array(items) }
             while true {
-                guard let value = read(&scalars) else { return nil }
+                guard let value = read(&scalars, depth: depth + 1) else { return nil }
                 items.append(value)
                 skipSpace(&scalars)
                 guard let next = scalars.popFirst() else { return nil }
@@ -76,7 +106,7 @@ indirect enum HubJSON: Equatable {
                 text.unicodeScalars.append(c)
                 scalars.removeFirst()
             }
-            guard !text.isEmpty, text == "true" || text == "false" || text == "null" || Double(text) != nil else { return nil }
+            guard text == "true" || text == "false" || text == "null" || isNumber(text) else { return nil }
             return .literal(text)
         }
     }

@@ -216,4 +216,19 @@ import TestSupport
         #expect(GPSDFixFields.milliseconds(seconds: 10, nanoseconds: 500_000) == 10_001)
         #expect(GPSDFixFields.milliseconds(seconds: 10, nanoseconds: 999_999_999) == 11_000)
     }
+
+    /// libgps fills the timespec from whatever answers on gpsd's port: a fraction like `.5e300` in
+    /// "time" (a C double-to-long conversion saturates on the Pi's ARM) or a year-292277026596 second
+    /// count overflowed Int64 milliseconds here and trapped. Such a fix now has no time.
+    @Test func aTimespecOutOfRangeGivesNoTime() {
+        #expect(GPSDFixFields.milliseconds(seconds: 10, nanoseconds: Int.max) == nil)
+        #expect(GPSDFixFields.milliseconds(seconds: 10, nanoseconds: -1) == nil)
+        #expect(GPSDFixFields.milliseconds(seconds: 10, nanoseconds: 1_000_000_000) == nil)
+        #expect(GPSDFixFields.milliseconds(seconds: Int.max, nanoseconds: 0) == nil)
+        #expect(GPSDFixFields.milliseconds(seconds: Int(Int64.max / 1_000), nanoseconds: 999_999_999) == nil)
+        var fields = Self.threeD
+        fields.timeNanoseconds = Int.max
+        #expect(fields.fix.utc == nil && fields.fix.timeOfDay == nil)
+        #expect(fields.fix.latitude == 48.1173, "the position still counts")
+    }
 }

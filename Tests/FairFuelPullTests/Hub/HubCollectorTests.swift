@@ -1,4 +1,5 @@
 import FairFuelPull
+import FairFuelReports
 import Foundation
 import Testing
 
@@ -113,5 +114,90 @@ import Testing
         #expect(try hub.receive(topic: topic, payload: zoned(3, message: 3, zone: "Pacific/Honolulu")) == .kept)
         try hub.flush()
         #expect(state(directory, "vehicle.tsv") == "Golf\tEUR\t2\tmetric\t\t\(Self.vehicle)\tPacific/Honolulu\n")
+    }
+
+    // MARK: Hostile messages: anything anyone publishes under the prefix reaches the hub.
+
+    /// Takes `payloads` on `kind`, flushes, and renders every family view of the hub's directory:
+    /// none of it may trap, whatever the message held.
+    func takeAndRenderEverything(_ payloads: [[UInt8]], kind: String = "trip") throws -> [HubCollector.Outcome] {
+        let directory = NSTemporaryDirectory() + "fairfuel-hub-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let hub = try HubCollector(directory: directory, prefix: "fairfuel")
+        let outcomes = try payloads.map { try hub.receive(topic: "fairfuel/\(Self.vehicle)/\(kind)", payload: $0) }
+        try hub.flush()
+        let books = try FamilyBooks.load(directories: try FamilyBooks.carDirectories([directory]))
+        _ = FamilyView(books).json + FamilyView(books).table
+        for grouping in SplitText.Grouping.allCases { _ = books.splitText(by: grouping, json: false) + books.splitText(by: grouping, json: true) }
+        _ = books.summaryText(nil, json: false) + books.summaryText(nil, json: true)
+        _ = books.reportHTML(nil).page
+        return outcomes
+    }
+
+    static func replacing(_ payload: [UInt8], _ old: String, _ new: String) -> [UInt8] {
+        Array(String(decoding: payload, as: UTF8.self).replacingOccurrences(of: old, with: new).utf8)
+    }
+
+    /// `duration_s` times 1000 overflowed Int64 when the hub wrote the car's trips (a trap in `flush`).
+    @Test func aDurationInSecondsTooLargeForMillisecondsIsIgnored() throws {
+        let huge = Self.replacing(Self.trip(1, revision: 0, driver: "Alice", message: 1), "\"duration_s\":1507", "\"duration_s\":9223372036854776")
+        let outcomes = try takeAndRenderEverything([huge, Self.trip(2, revision: 0, driver: "Alice", message: 2)])
+        #expect(outcomes == [.ignored("duration_s out of range: 9223372036854776"), .kept])
+    }
+    /// Arrays nested a million deep: the reader recursed once per level and ran off the stack.
+    @Test func aMessageNestedTooDeeplyIsIgnored() throws {
+        let depth = 1_000_000
+        let nested = "{\"v\":1,\"id\":1,\"revision\":0,\"x\":" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+        let outcomes = try takeAndRenderEverything([Array(nested.utf8)])
+        #expect(outcomes == [.ignored("not a version 1 record message")])
+    }
+
+    /// Two bills of 2^62 cents each: their shares' sum overflowed Int64 in the family's views.
+    @Test func billsTooLargeToAddUpAreIgnored() throws {
+        let huge = Self.replacing(Self.split(12, message: 1), "\"cost_cents\":4509", "\"cost_cents\":4611686018427387904")
+        let other = Self.replacing(Self.replacing(huge, "\"id\":12", "\"id\":13"), "\"message_id\":1", "\"message_id\":2")
+        let outcomes = try takeAndRenderEverything([huge, other, Self.split(14, message: 3)], kind: "split")
+        #expect(outcomes == [.ignored("cost_cents out of range: 4611686018427387904"), .ignored("cost_cents out of range: 4611686018427387904"), .kept])
+    }
+
+    /// Bills of minus a trillion cents, a hundred shares each: no real message has a negative number,
+    /// and 210 of them added up past what the family report's cost chart could scale (a trap
+    /// converting the bar length to Int).
+    @Test func negativeNumbersAreIgnored() throws {
+        let shares = Array(repeating: "{\"driver\":\"Alice\",\"driver_uuid\":null,\"fuel_l\":1.0,\"cost_cents\":-999999999999}", count: 100)
+        let bills = (1...210).map { id in
+            Array("""
+                {"v":1,"message_id":\(id),"vehicle":"\(Self.vehicle)","id":\(id),"revision":0,"at_utc":"2026-11-25T17:20:00.000Z",\
+                "liters":41.2,"cost_cents":7396,"full":true,"currency":"EUR","shares":[\(shares.joined(separator: ","))]}
+                """.utf8)
+        }
+        let outcomes = try takeAndRenderEverything(bills, kind: "split")
+        #expect(outcomes.allSatisfy { $0 == .ignored("cost_cents out of range: -999999999999") }, "\(outcomes.first!)")
+    }
+
+    /// `nan`, `inf` and hex are not JSON numbers; they were read as doubles and written to the car's files.
+    @Test func numbersJSONDoesNotHaveAreIgnored() throws {
+        let trip = Self.trip(1, revision: 0, driver: "Alice", message: 1)
+        let outcomes = try takeAndRenderEverything([
+            Self.replacing(trip, "\"distance_m\":21406.3", "\"distance_m\":nan"),
+            Self.replacing(trip, "\"fuel_ml\":1482.3", "\"fuel_ml\":-infinity"),
+            Self.replacing(trip, "\"max_speed_kmh\":96.4", "\"max_speed_kmh\":0x1p9"),
+        ])
+        #expect(outcomes.allSatisfy { $0 == .ignored("not a version 1 record message") }, "\(outcomes)")
+    }
+    /// A hub from before the check kept such a record in `hub-records.tsv`: every flush of that car
+    /// re-read it and trapped again, so a restart did not help. It is now left out of the car's files.
+    @Test func aRecordKeptBeforeTheCheckIsLeftOut() throws {
+        let directory = NSTemporaryDirectory() + "fairfuel-hub-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let stateDirectory = "\(directory)/\(Self.vehicle)/.fairfuel-pull"
+        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+        let huge = String(decoding: Self.replacing(Self.trip(1, revision: 0, driver: "Alice", message: 1), "\"duration_s\":1507", "\"duration_s\":9223372036854776"), as: UTF8.self)
+        try "trip\t1\t0\t0\t\(huge)\n".write(toFile: stateDirectory + "/hub-records.tsv", atomically: true, encoding: .utf8)
+        let hub = try HubCollector(directory: directory, prefix: "fairfuel")
+        #expect(try hub.receive(topic: "fairfuel/\(Self.vehicle)/trip", payload: Self.trip(2, revision: 0, driver: "Bob", message: 2)) == .kept)
+        try hub.flush()
+        let trips = state(directory, "trips.tsv").split(separator: "\n")
+        #expect(trips.count == 1 && trips[0].hasPrefix("2\t"), "\(trips)")
     }
 }
