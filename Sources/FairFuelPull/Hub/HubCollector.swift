@@ -115,21 +115,27 @@ public final class HubCollector {
     static let maximumNumberMagnitude = 1e12
     /// For `<name>_s` fields, which become milliseconds.
     static let maximumSecondsMagnitude = 1e9
+    /// The positions a trip carries when the family turned them on (`start`, `end`: [lat, lon];
+    /// `track`: [[t_utc_ms, lat, lon], …]): west and south of Greenwich they are negative, and a
+    /// point's UTC milliseconds are past 1e12. Never summed, so only their magnitude is bounded.
+    static let positionKeys: Set<String> = ["start", "end", "track"]
+    static let maximumPositionMagnitude = 1e15
 
     /// The first number in `json` (keys in order) that is negative or beyond those limits, with the key it is under.
-    static func numberOutOfRange(_ json: HubJSON, key: String = "") -> (key: String, text: String)? {
+    static func numberOutOfRange(_ json: HubJSON, key: String = "", inPosition: Bool = false) -> (key: String, text: String)? {
         switch json {
         case let .object(fields):
             for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
-                if let bad = numberOutOfRange(value, key: name) { return bad }
+                if let bad = numberOutOfRange(value, key: name, inPosition: positionKeys.contains(name)) { return bad }
             }
         case let .array(items):
             for item in items {
-                if let bad = numberOutOfRange(item, key: key) { return bad }
+                if let bad = numberOutOfRange(item, key: key, inPosition: inPosition) { return bad }
             }
         case let .literal(text):
             // true, false and null are not numbers.
             guard let value = Double(text) else { return nil }
+            if inPosition { return value.magnitude <= maximumPositionMagnitude ? nil : (key, text) }
             let limit = key.hasSuffix("_s") ? maximumSecondsMagnitude : maximumNumberMagnitude
             if !(value >= 0 && value <= limit) { return (key, text) }
         case .string:

@@ -175,6 +175,18 @@ import Testing
         #expect(outcomes.allSatisfy { $0 == .ignored("cost_cents out of range: -999999999999") }, "\(outcomes.first!)")
     }
 
+    /// A car in Santiago with positions on: its coordinates are negative and its track's times
+    /// past 1e12 ms, and its trips are kept all the same; an absurd coordinate is not.
+    @Test func positionsWestAndSouthOfGreenwichAreKept() throws {
+        let track = "\"start\":[-33.447487,-70.673676],\"end\":[-33.4569,-70.6483],"
+            + "\"track\":[[1795000000000,-33.447487,-70.673676],[1795000060000,-33.4569,-70.6483]],"
+        let summary = Self.replacing(Self.trip(1, revision: 0, driver: "Alice", message: 1), "\"end_reason\"", track + "\"end_reason\"")
+        let absurd = Self.replacing(Self.trip(2, revision: 0, driver: "Alice", message: 2), "\"end_reason\"", "\"start\":[-1e300,0],\"end_reason\"")
+        let negativeFuel = Self.replacing(Self.trip(3, revision: 0, driver: "Alice", message: 3), "\"fuel_l\":1.482", "\"fuel_l\":-1.482")
+        #expect(try takeAndRenderEverything([summary, absurd, negativeFuel])
+            == [.kept, .ignored("start out of range: -1e300"), .ignored("fuel_l out of range: -1.482")])
+    }
+
     /// `nan`, `inf` and hex are not JSON numbers; they were read as doubles and written to the car's files.
     @Test func numbersJSONDoesNotHaveAreIgnored() throws {
         let trip = Self.trip(1, revision: 0, driver: "Alice", message: 1)
