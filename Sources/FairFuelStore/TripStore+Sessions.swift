@@ -116,6 +116,29 @@ extension TripStore {
                 .real(metrics.fuel.value), .integer(id.rawValue))
             try enqueueTripMessage(session: id.rawValue)
         }
+        resplitIfBillsFollow(sessions: [id])
+    }
+
+    /// A trip stored after a bill that falls inside or after it (a capture replayed into a store
+    /// whose refuels were entered first; a refuel typed at the pump while the trip it interrupts
+    /// went on; a trip a power cut left open) was left out of, or cut short in, that bill's split:
+    /// the bills are split again, as after a correction (a settled bill stays as it is). When no
+    /// refuel follows the trip's start, as in a car's everyday life, this is one indexed query.
+    func resplitIfBillsFollow(sessions: [SessionID] = [], fromUTCMs: Int64? = nil) {
+        do {
+            var earliest = fromUTCMs
+            for session in sessions {
+                guard let start = try connection.scalarInt("SELECT start_utc_ms FROM sessions WHERE id = ?", .integer(session.rawValue))
+                else { continue }
+                earliest = min(earliest ?? start, start)
+            }
+            guard let earliest,
+                  try connection.scalarInt("SELECT EXISTS (SELECT 1 FROM refuels WHERE at_utc_ms > ?)", .integer(earliest)) == 1
+            else { return }
+            try rebook(force: true) {}
+        } catch {
+            log(.warning, "re-splitting the bills after a trip stored before them failed: \(error); the next correction re-splits them")
+        }
     }
 
     /// Stamps this run's sessions that started before UTC was known.
@@ -166,6 +189,7 @@ extension TripStore {
                 try enqueueTripMessage(session: summary.id.rawValue)
             }
         }
+        resplitIfBillsFollow(sessions: open.map(\.0))
         return open.map(\.0)
     }
 
@@ -205,6 +229,7 @@ extension TripStore {
                 """,
                 .integer(fromUTCMs), .integer(toUTCMs), .real(distanceMeters), .real(fuelLiters), .real(fuelScale), candidateText)
         }
+        resplitIfBillsFollow(fromUTCMs: fromUTCMs)
     }
 
     /// Untracked chunks at most this far apart are one drive (the domain hands them out back to back).

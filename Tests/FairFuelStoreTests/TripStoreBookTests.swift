@@ -82,6 +82,37 @@ import Testing
         for bad in ["", "u", "x7", "-1", "0", "7u", "4 2", "u-3", "99999999999999999999"] { #expect(TripReference(bad) == nil, "\(bad)") }
     }
 
+    /// The bills entered before the trips they pay for were stored (a capture replayed into a store
+    /// whose refuels the family typed first; a trip a refuel interrupted ending after it): each
+    /// trip stored re-splits them, so the books equal those of the everyday order, and a settled
+    /// bill stays as it was.
+    @Test func billsEnteredBeforeTheirTripsAreSplitWhenTheTripsArrive() throws {
+        let everyday = try Self.family()
+        let store = try TripStore(path: temporaryStorePath())
+        let alice = try store.addDriver(name: "Alice", tags: [], beacons: [])
+        let bob = try store.addDriver(name: "Bob", tags: [], beacons: [])
+        _ = try store.addDriver(name: "Cara", tags: [], beacons: [])
+        store.uplink = OutboxUplink(budget: OutboxBudget(maximumMessages: 1_000, maximumBytes: 1 << 20))
+        try TripStoreSplitTests.baseline(store)
+        try store.addRefuel(RefuelInput(atUTCMs: Self.t0 + 3 * Self.hour, liters: 30, cost: MinorUnits(6_000)))
+        try store.addRefuel(RefuelInput(atUTCMs: Self.t0 + 10 * Self.hour, liters: 13, cost: MinorUnits(2_601)))
+        try TripStoreSplitTests.session(store, driver: alice, name: "Alice", start: 0, end: 1, liters: 4)
+        #expect(try Self.costs(store, 1) == ["Alice": 6_000])
+        try TripStoreSplitTests.session(store, driver: bob, name: "Bob", start: 2, end: 4, liters: 8)
+        try store.addUntracked(fromUTCMs: Self.t0 + 5 * Self.hour, toUTCMs: Self.t0 + 6 * Self.hour, distanceMeters: 20_000, fuelLiters: 3)
+        // Settled before Alice's last trip arrives: it must stay as it is.
+        _ = try store.settleRefuels([3], atUTCMs: Self.t0 + 12 * Self.hour)
+        let settled = try Self.costs(store, 2)
+        try TripStoreSplitTests.session(store, driver: alice, name: "Alice", start: 7, end: 8, liters: 2)
+        #expect(try Self.costs(store, 2) == settled)
+        #expect(try Self.costs(store, 1) == (try Self.costs(everyday.store, 1)))
+        #expect(settled != (try Self.costs(everyday.store, 2)), "settled with Bob's 4 L and the untracked 3 L only")
+        // The hub hears of every bill that moved.
+        let splits = try TripStoreUplinkTests.messages(store).filter { TripStoreUplinkTests.kind($0.topic) == "split" }
+        #expect(splits.contains { $0.json["id"] as? Int64 == 2 && $0.json["revision"] as? Int ?? 0 > 0 })
+        try Self.expectBooksAddUp(store)
+    }
+
     /// Assign untracked driving, then move a trip to the right driver, then delete it: the bills
     /// move as the fuel does, and every bill adds up after every step.
     @Test func assignThenDeleteResplitsAndTheBooksAlwaysAddUp() throws {
