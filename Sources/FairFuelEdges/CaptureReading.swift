@@ -35,6 +35,25 @@ public struct CaptureReading {
     /// The path as errors name it.
     public var displayName: String { path == Self.standardInput ? "standard input" : path }
 
+    /// What tells this capture from any other: FNV-1a 64 over its lines, with their count, so that
+    /// a store can say it has replayed it before (its trips stored twice would be billed twice).
+    /// Nil for standard input, which can be read only once.
+    public func fingerprint() throws(CaptureReadError) -> String? {
+        guard path != Self.standardInput else { return nil }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        var lines = 0
+        let result = TextFileReader(path: path).forEachLine { line, _ in
+            for byte in line { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            hash = (hash ^ UInt64(UInt8(ascii: "\n"))) &* 0x0000_0100_0000_01B3
+            lines += 1
+            return true
+        }
+        if case let .failure(error) = result {
+            throw .file(FileError(path: displayName, operation: error.operation, errnoCode: error.errnoCode))
+        }
+        return "fnv1a64:\(String(hash, radix: 16)):\(lines)"
+    }
+
     /// Calls `handle` with the bytes and capture time of each line in `direction`, in order;
     /// the slice is valid only during the call.
     public func forEachRead(_ handle: (_ timeMs: UInt64, _ bytes: ArraySlice<UInt8>) -> Void) throws(CaptureReadError) {

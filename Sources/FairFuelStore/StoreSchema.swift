@@ -147,5 +147,6 @@ enum StoreSchema {
         tripCheckpoints,  // what a trip that went on had measured when it moved off (StoreSchema+Continuity.swift)
         vehicleTimeZone,  // the family's time zone for what is shown (StoreSchema+TimeZone.swift)
         stableIDs,  // trip, refuel and untracked ids never given again (StoreSchema+StableIDs.swift)
+        runCaptures,  // the capture a replay read (StoreSchema+RunCaptures.swift)
     ]
 }

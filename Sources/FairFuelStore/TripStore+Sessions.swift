@@ -52,10 +52,21 @@ public struct StoredSession: Sendable, Equatable {
 
 extension TripStore {
     /// Starts a new run of the service (a boot, a replay): link times are only comparable within a run.
-    public func beginRun(note: String) throws(StoreError) -> Int64 {
+    /// `captureFingerprint`: the capture a replay reads (`CaptureReading.fingerprint()`).
+    public func beginRun(note: String, captureFingerprint: String? = nil) throws(StoreError) -> Int64 {
         try write {
-            try connection.runOnce("INSERT INTO runs (started_note) VALUES (?)", .text(note))
+            try connection.runOnce(
+                "INSERT INTO runs (started_note, capture_fingerprint) VALUES (?, ?)", .text(note), .optional(captureFingerprint))
             return connection.lastInsertRowID
+        }
+    }
+
+    /// The earliest run that replayed the capture with `fingerprint` into this store, if any.
+    public func replayRun(ofCapture fingerprint: String) throws(StoreError) -> (id: Int64, note: String)? {
+        try wrap { () throws(SQLiteError) in
+            try connection.queryOnce(
+                "SELECT id, started_note FROM runs WHERE capture_fingerprint = ? ORDER BY id LIMIT 1", .text(fingerprint)
+            ) { ($0.int64(0), $0.text(1) ?? "") }.first
         }
     }
 

@@ -26,6 +26,9 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Print a progress line every this many hours of capture time (0.25: every 15 minutes).")
     var progressEveryHours: Double?
 
+    @Flag(help: "Replay a capture this store has replayed before (refused otherwise: its trips would be stored and billed twice).")
+    var again = false
+
     func validate() throws {
         guard !captures.isEmpty else { throw ValidationError("name at least one capture file (or - for standard input)") }
         guard captures.filter({ $0 == CaptureReading.standardInput }).count <= 1 else {
@@ -49,17 +52,37 @@ struct ReplayCommand: ParsableCommand {
             }
         }
         let db = try store.open()
+        // Nor may the third be one the store has seen (or the first again): its trips would be billed twice.
+        var fingerprints: [String?] = []
+        for capture in captures {
+            let reading = CaptureReading(path: capture)
+            let fingerprint: String?
+            do { fingerprint = try reading.fingerprint() } catch { throw UserFacingError("cannot read capture \(capture): \(error)") }
+            if let fingerprint, !again {
+                if let earlier = try db.replayRun(ofCapture: fingerprint) {
+                    throw UserFacingError(ReplayError.alreadyReplayed(capture: reading.displayName, run: earlier.id, note: earlier.note).description)
+                }
+                if let twice = fingerprints.firstIndex(of: fingerprint) {
+                    throw UserFacingError(
+                        "\(capture) is the same capture as \(captures[twice]): replaying both would store and bill its trips twice; "
+                            + "nothing was replayed (--again replays it all the same)")
+                }
+            }
+            fingerprints.append(fingerprint)
+        }
         if progressEveryHours != nil {
             print("progress lines: sim_h cpu_s rss_kib frames sessions_started sessions_ended points")
         }
-        for capture in captures {
-            try replay(capture, into: db)
+        for (capture, fingerprint) in zip(captures, fingerprints) {
+            try replay(capture, fingerprint: fingerprint, into: db)
         }
     }
 
-    private func replay(_ capture: String, into db: TripStore) throws {
+    private func replay(_ capture: String, fingerprint: String?, into db: TripStore) throws {
         let report: ReplayReport
         var replay = Replay(capturePath: capture, store: db)
+        replay.captureFingerprint = fingerprint
+        replay.replayingAgain = true  // checked above, for every capture before the first
         if let progressEveryHours {
             replay.progress = ReplayProgress(everyMs: Int64((progressEveryHours * 3_600_000).rounded())) { snapshot in
                 let usage = ProcessUsage.now()

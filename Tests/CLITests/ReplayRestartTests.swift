@@ -76,6 +76,36 @@ import TestSupport
         #expect(abs(distance - expected) / expected < 0.01, "\(distance) km after two restarts, \(expected) km uninterrupted")
     }
 
+    @Test("a capture replayed into a store once is refused the second time (under any name), unless --again")
+    func aCaptureIsReplayedOnce() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let db = try Self.provisionedStore(in: directory, name: "car")
+        let capture = PackagePaths.root + "/samples/drive-20s.ffcap"
+        let copy = directory + "/renamed.ffcap"
+        try FileManager.default.copyItem(atPath: capture, toPath: copy)
+        #expect(try FairFuelExecutable.run(["replay", capture, "--db", db]).exitCode == 0)
+        let once = try Self.trips(db).count
+        try #require(once > 0)
+        for arguments in [[capture], [copy], [directory + "/other.ffcap", copy]] {
+            if arguments.count == 2 { try "# fairfuel capture v1\n".write(toFile: arguments[0], atomically: true, encoding: .utf8) }
+            let again = try FairFuelExecutable.run(["replay"] + arguments + ["--db", db])
+            #expect(again.exitCode == 1, "\(arguments)")
+            #expect(again.standardError.contains("was replayed into this store before (run 1, replay \(capture))"), "\(again.standardError)")
+            #expect(again.standardError.contains("nothing was replayed"))
+            #expect(try Self.trips(db).count == once, "nothing stored twice")
+        }
+        // The same capture twice in one command, into a fresh store: refused before the first.
+        let fresh = try Self.provisionedStore(in: directory, name: "fresh")
+        let twice = try FairFuelExecutable.run(["replay", capture, copy, "--db", fresh])
+        #expect(twice.exitCode == 1)
+        #expect(twice.standardError.contains("is the same capture as \(capture)"), "\(twice.standardError)")
+        #expect(try Self.trips(fresh).isEmpty)
+        // Asked for, it is replayed again.
+        #expect(try FairFuelExecutable.run(["replay", copy, "--again", "--db", db]).exitCode == 0)
+        #expect(try Self.trips(db).count > once)
+    }
+
     @Test("replay refuses a missing capture before touching the store")
     func missingCaptureChangesNothing() throws {
         let directory = Self.temporaryDirectory()

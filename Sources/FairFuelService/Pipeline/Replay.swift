@@ -58,6 +58,11 @@ public struct Replay {
     public var pageCacheKiB: Int
     /// Snapshots while replaying; nil: none.
     public var progress: ReplayProgress?
+    /// The capture's fingerprint when the caller has it already (`CaptureReading.fingerprint()`);
+    /// nil: `run()` reads it.
+    public var captureFingerprint: String?
+    /// Replays a capture this store has replayed before (by default refused: its trips would be stored, and billed, twice).
+    public var replayingAgain = false
 
     /// Sizes come from `board` (the Pi Zero 2 W by default), as in the live service.
     public init(capturePath: String, store: TripStore, board: BoardProfile = .piZero2W) {
@@ -72,7 +77,11 @@ public struct Replay {
     /// Replays the capture file (or standard input), streaming it with constant memory.
     public func run() throws -> ReplayReport {
         let reading = CaptureReading(path: capturePath, direction: .rx)
-        return try run(note: "replay \(reading.displayName)") { feed throws(CaptureReadError) in
+        let fingerprint = try captureFingerprint ?? reading.fingerprint()
+        if let fingerprint, !replayingAgain, let earlier = try store.replayRun(ofCapture: fingerprint) {
+            throw ReplayError.alreadyReplayed(capture: reading.displayName, run: earlier.id, note: earlier.note)
+        }
+        return try run(note: "replay \(reading.displayName)", captureFingerprint: fingerprint) { feed throws(CaptureReadError) in
             try reading.forEachRead(feed)
         }
     }
@@ -80,14 +89,15 @@ public struct Replay {
     /// Replays serial reads handed over in time order by `reads` (an in-process generator,
     /// as the soak benchmark runs it) through the same path as a capture.
     public func run(
-        note: String, reads: (_ feed: (_ timeMs: UInt64, _ bytes: ArraySlice<UInt8>) -> Void) throws -> Void
+        note: String, captureFingerprint: String? = nil,
+        reads: (_ feed: (_ timeMs: UInt64, _ bytes: ArraySlice<UInt8>) -> Void) throws -> Void
     ) throws -> ReplayReport {
         try store.limitPageCache(kib: pageCacheKiB)
         // Like the service: the last trip may go on (continuity rules); older open sessions end.
         let openBefore = try store.openSessionCount()
         let resumable = try store.tripToContinue(motion: configuration.motion, session: configuration.session)
         let endedAtStartup = openBefore - (resumable?.trip.isOpen == true ? 1 : 0)
-        let run = try store.beginRun(note: note)
+        let run = try store.beginRun(note: note, captureFingerprint: captureFingerprint)
         let directory = try store.directory()
         let vehicle = try store.vehicle()
         var monitor = DrivingMonitor(configuration: configuration, directory: directory, fuel: try FuelSetup.estimator(for: vehicle))
@@ -126,6 +136,20 @@ public struct Replay {
             link: decoder.counters, sessionsStarted: recorder.sessionsStarted, sessionsEnded: recorder.sessionsEnded,
             pointsWritten: recorder.pointsWritten, sessionsEndedAtStartup: endedAtStartup, lastTimeMs: lastTime,
             sessionsResumed: recorder.sessionsResumed)
+    }
+}
+
+/// Why a replay did not start.
+public enum ReplayError: Error, Equatable, CustomStringConvertible {
+    /// The store has replayed this capture before, in `run`.
+    case alreadyReplayed(capture: String, run: Int64, note: String)
+
+    public var description: String {
+        switch self {
+        case let .alreadyReplayed(capture, run, note):
+            "\(capture) was replayed into this store before (run \(run), \(note)): its trips are there, and replaying it "
+                + "again would store and bill them twice; nothing was replayed (--again replays it all the same)"
+        }
     }
 }
 
