@@ -133,9 +133,12 @@ extension TripStore {
         }
     }
 
-    /// The envelope (`v`, `message_id`, `vehicle`, `vehicle_name`, `vehicle_time_zone` once set, `id`, `revision`) and `fields`, queued.
+    /// The envelope (`v`, `message_id`, `vehicle`, `vehicle_uid`, `vehicle_name`, `vehicle_time_zone` once set, `id`,
+    /// `revision`) and `fields`, queued.
     private func enqueueRecordMessage(_ kind: OutboxRecordTopic, recordID: Int64, fields: JSONLine, uplink: OutboxUplink) throws {
         let vehicle = try vehicleUplinkID()
+        // The id a USB pull carries (`vehicleUID()`), so that a hub's copy of this car and its pull are one car.
+        let vehicleUID = try connection.scalarText("SELECT uid FROM vehicle WHERE id = 1")
         let vehicleName = try connection.scalarText("SELECT name FROM vehicle WHERE id = 1")
         let vehicleTimeZone = try connection.scalarText("SELECT time_zone FROM vehicle WHERE id = 1")
         try connection.run(
@@ -155,6 +158,7 @@ extension TripStore {
             envelope.add("v", Self.uplinkPayloadVersion)
             envelope.add("message_id", messageID.rawValue)
             envelope.add("vehicle", vehicle)
+            if let vehicleUID { envelope.add("vehicle_uid", vehicleUID) }
             envelope.add("vehicle_name", vehicleName)
             // Only once the family set one: a UTC car's messages are what they always were.
             if let vehicleTimeZone, vehicleTimeZone != "UTC" { envelope.add("vehicle_time_zone", vehicleTimeZone) }

@@ -10,7 +10,8 @@ struct FamilyCommand: ParsableCommand {
             Each DIR is the --out of a `fairfuel pull`, or the --dir of a `fairfuel hub` (every car it
             received, in the order of their vehicle ids). Drivers are matched by their driver URI uuid
             when the dongle knows one, otherwise by name (ignoring case). What each driver owes is
-            summed per currency.
+            summed per currency. The same car given twice (two pulls of it, or its pull and a hub
+            directory that holds it) is refused: its bills would count twice.
             """)
 
     @Argument(help: "Pull directories, one per car, or hub directories.")

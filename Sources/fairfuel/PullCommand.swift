@@ -12,6 +12,7 @@ struct PullCommand: ParsableCommand {
             Writes trips.csv/json, splits.csv/json, summary.csv/json and tracks/trip-N.gpx into DIR.
             Resumable: after an unplug, run the same command again; it continues after the last
             complete trip and never writes one twice (state in DIR/.fairfuel-pull/).
+            DIR holds one car: a dongle of another car (another vehicle id) is refused, changing nothing.
             The pairing secret is the one `fairfuel provision pairing-secret --generate` showed.
             """)
 

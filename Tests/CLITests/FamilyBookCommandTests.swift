@@ -24,7 +24,8 @@ import TestSupport
             ["provision", "driver", "add", "Bob", "--tag", "04a22b7a"],
             ["provision", "driver", "add", "Cara"],
             ["replay", PackagePaths.root + "/samples/drive-20s.ffcap"],
-            ["replay", PackagePaths.root + "/samples/drive-20s.ffcap"],
+            // The same drive again, as a second trip (asked for: a capture is replayed once by default).
+            ["replay", PackagePaths.root + "/samples/drive-20s.ffcap", "--again"],
             ["refuel", "--at", "2026-11-20T07:00:00Z", "--liters", "42", "--cost", "75.60", "--odometer-km", "12000"],
             ["refuel", "--at", "2026-11-20T09:00:00Z", "--liters", "1.5", "--cost", "2.71", "--odometer-km", "12001"],
             ["refuel", "--at", "2026-12-02T17:00:00Z", "--liters", "30", "--cost", "54.00", "--partial"],

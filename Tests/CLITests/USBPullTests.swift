@@ -84,7 +84,7 @@ import TestSupport
         ])
         #expect(add.exitCode == 0, "\(add.standardError)")
         for _ in 0..<replays {
-            let replay = try FairFuelExecutable.run(["replay", PackagePaths.root + "/samples/drive-20s.ffcap", "--db", db])
+            let replay = try FairFuelExecutable.run(["replay", PackagePaths.root + "/samples/drive-20s.ffcap", "--again", "--db", db])
             #expect(replay.exitCode == 0, "\(replay.standardError)")
         }
         let refuel = try FairFuelExecutable.run(["refuel", "--at", "2026-11-20T09:00:00Z", "--liters", "40", "--cost", "72.50", "--db", db])
@@ -212,6 +212,76 @@ import TestSupport
         let ids = try Self.pulledTripIDs(out)
         #expect(ids.count == fixture.tripCount)
         #expect(Set(ids).count == ids.count, "no trip twice")
+    }
+
+    /// Every file under `directory` (hidden ones too) and its bytes.
+    static func snapshot(_ directory: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for case let path as String in FileManager.default.enumerator(atPath: directory) ?? FileManager.DirectoryEnumerator() {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            files[path] = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + path))
+        }
+        return files
+    }
+
+    /// A pull folder holds one car. Another car's dongle pulled into it is refused before anything is
+    /// written, whether the folder's pull finished or was interrupted (its resume then carries on):
+    /// taking the van's trip list as the golf's would delete every golf trip the van does not list.
+    @Test func anotherCarPulledIntoACarsFolderIsRefusedAndChangesNothing() throws {
+        let golf = try Self.fixture(replays: 8)
+        let van = try Self.fixture(replays: 2)
+        #expect(try FairFuelExecutable.run(["vehicle", "set", "--name", "Golf", "--db", golf.db]).exitCode == 0)
+        #expect(try FairFuelExecutable.run(["vehicle", "set", "--name", "Van", "--db", van.db]).exitCode == 0)
+        let link = try Link(directory: golf.directory)
+        let finished = golf.directory + "/golf", interrupted = golf.directory + "/golf-interrupted"
+        let golfServer = try Self.serve(golf, link)
+        let first = try Self.pull(link, out: finished, secret: golf.secret)
+        #expect(first.exitCode == 0, "\(first.standardError)\n\(golfServer.standardError)")
+        golfServer.kill(SIGTERM)
+        let slow = try Self.serve(golf, link, extra: ["--test-page-delay-ms", "150"])
+        let puller = try Background(FairFuelExecutable.path, [
+            "pull", "--port", link.laptop, "--out", interrupted, "--secret", golf.secret, "--answer-timeout-ms", "500",
+        ])
+        #expect(Self.waitUntil(20) { puller.standardError.contains("pulled 3/") }, "\(puller.standardError)")
+        slow.kill()
+        puller.process.waitUntilExit()
+        #expect(puller.process.terminationStatus != 0)
+        let partial = try String(contentsOfFile: interrupted + "/.fairfuel-pull/trips.tsv", encoding: .utf8).split(separator: "\n").count
+        #expect(partial >= 3 && partial < golf.tripCount)
+
+        let before = (try Self.snapshot(finished), try Self.snapshot(interrupted))
+        #expect(before.0.count > 6 && before.1[".fairfuel-pull/trips.tsv"] != nil)
+        let vanServer = try Self.serve(van, link)
+        for out in [finished, interrupted] {
+            let refused = try Self.pull(link, out: out, secret: van.secret)
+            // 1, as the pull's other refusals (a wrong secret, a locked dongle) exit.
+            #expect(refused.exitCode == 1, "\(refused.standardOutput)\(refused.standardError)")
+            #expect(refused.standardError.contains("\(out) holds the pull of another car ('Golf', vehicle id "), "\(refused.standardError)")
+            #expect(refused.standardError.contains("this dongle is 'Van', vehicle id "), "\(refused.standardError)")
+            #expect(refused.standardError.contains("Nothing was changed: pull this car into another folder (--out)"), "\(refused.standardError)")
+            #expect(!refused.standardOutput.contains("removed here"))
+        }
+        #expect(try Self.snapshot(finished) == before.0, "the golf's finished pull is untouched")
+        #expect(try Self.snapshot(interrupted) == before.1, "the golf's interrupted pull is untouched")
+        // The van has a folder of its own.
+        let vanPull = try Self.pull(link, out: golf.directory + "/van", secret: van.secret)
+        #expect(vanPull.exitCode == 0, "\(vanPull.standardError)")
+        vanServer.kill(SIGTERM)
+
+        // The golf's own pulls carry on: nothing new in the finished one, the rest of the interrupted one.
+        let server = try Self.serve(golf, link)
+        defer { server.kill(SIGTERM) }
+        let again = try Self.pull(link, out: finished, secret: golf.secret)
+        #expect(again.exitCode == 0 && again.standardOutput.contains("pulled 0 new trip(s); \(finished) holds \(golf.tripCount) trip(s)\n"),
+                "\(again.standardOutput)\(again.standardError)")
+        let resumed = try Self.pull(link, out: interrupted, secret: golf.secret)
+        #expect(resumed.exitCode == 0 && resumed.standardOutput.contains("pulled \(golf.tripCount - partial) new trip(s)"),
+                "\(resumed.standardOutput)\(resumed.standardError)")
+        let ids = try Self.pulledTripIDs(interrupted)
+        #expect(ids.count == golf.tripCount && Set(ids).count == ids.count)
+        let family = try FairFuelExecutable.run(["family", finished, golf.directory + "/van"])
+        #expect(family.exitCode == 0, "two cars, each in its folder: \(family.standardError)")
     }
 
     @Test func aWrongSecretGetsNoDataAndLimitedTries() throws {

@@ -19,7 +19,7 @@ struct HubReportsTests {
         _ = try run(["provision", "driver", "add", "Anna", "--tag", HubTests.annaTag, "--beacon", HubTests.annaBeacon])
         _ = try run(["provision", "driver", "add", other])
         _ = try run(["refuel", "--at", "2026-11-20T07:00:00Z", "--liters", "40", "--cost", "72.50"])
-        for _ in 0..<3 { _ = try run(["replay", PackagePaths.root + "/samples/drive-20s.ffcap"]) }
+        for _ in 0..<3 { _ = try run(["replay", PackagePaths.root + "/samples/drive-20s.ffcap", "--again"]) }
         let trips = try JSONSerialization.jsonObject(with: Data(try run(["trips", "--json"]).standardOutput.utf8)) as! [[String: Any]]
         let closed = trips.filter { !($0["end_reason"] is NSNull) }
         #expect(closed.count == 2)

@@ -30,7 +30,7 @@ extension HubTests {
         #expect(Self.keptRecords(hubDirectory, golf) == first.latest, "the stop changed what the hub had written")
 
         // More from the car: a new trip, and a correction (revision 1) of a trip the hub already keeps.
-        _ = try Self.run(["replay", PackagePaths.root + "/samples/drive-20s.ffcap", "--db", golf.db], board: golf.board)
+        _ = try Self.run(["replay", PackagePaths.root + "/samples/drive-20s.ffcap", "--again", "--db", golf.db], board: golf.board)
         let trips = try Self.run(["trips", "--json", "--db", golf.db]).standardOutput
         let ended = (try JSONSerialization.jsonObject(with: Data(trips.utf8)) as! [[String: Any]]).filter { !($0["end_reason"] is NSNull) }
         let corrected = try #require(ended.first?["id"] as? Int)
@@ -59,7 +59,7 @@ extension HubTests {
 
         // A SIGTERM right after the broker acknowledged the car: what the hub had received is written,
         // what it had not waits in its session, and the next run collects it; nothing is lost or kept twice.
-        _ = try Self.run(["replay", PackagePaths.root + "/samples/drive-20s.ffcap", "--db", golf.db], board: golf.board)
+        _ = try Self.run(["replay", PackagePaths.root + "/samples/drive-20s.ffcap", "--again", "--db", golf.db], board: golf.board)
         _ = try Self.run(["trips", "assign", "\(corrected)", "Anna", "--db", golf.db], board: golf.board)
         let third = try Self.pendingRecords(golf)
         let all = everything.merging(third.latest) { $1 }

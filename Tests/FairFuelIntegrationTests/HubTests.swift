@@ -37,7 +37,7 @@ struct HubTests {
         _ = try run(["vehicle", "set", "--name", name, "--db", db], board: board)
         _ = try run(["provision", "driver", "add", "Anna", "--tag", annaTag, "--beacon", annaBeacon, "--db", db], board: board)
         _ = try run(["provision", "driver", "add", other, "--db", db], board: board)
-        for _ in 0..<3 { _ = try run(["replay", PackagePaths.root + "/samples/drive-20s.ffcap", "--db", db], board: board) }
+        for _ in 0..<3 { _ = try run(["replay", PackagePaths.root + "/samples/drive-20s.ffcap", "--again", "--db", db], board: board) }
         _ = try run(["refuel", "--at", "2026-11-20T09:00:00Z", "--liters", "40", "--cost", "72.50", "--db", db], board: board)
         return Car(db: db, board: board, vehicle: try TripStore(path: db).vehicleUplinkID())
     }
@@ -162,6 +162,22 @@ struct HubTests {
         let anna = try #require(drivers.first { $0["driver"] as? String == "Anna" })
         #expect((anna["cars"] as? [String])?.count == 2, "Anna drives both cars and is one person: \(family)")
         #expect(drivers.contains { $0["driver"] as? String == "Cleo" }, "\(family)")
+
+        // One car through the hub and over USB is one car: the hub keeps the store's id the pull carries,
+        // and the car given both ways is refused (1, as `family`'s other refusals), never counted twice.
+        for car in cars {
+            let line = try String(contentsOfFile: "\(hubDirectory)/\(car.vehicle)/.fairfuel-pull/vehicle.tsv", encoding: .utf8)
+            let uid = try #require(try TripStore(path: car.db).vehicleUID())
+            #expect(line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)[5] == uid, "\(line)")
+        }
+        for arguments in [[pulls[0], hubDirectory], [hubDirectory, pulls[1]]] {
+            let twice = try FairFuelExecutable.run(["family"] + arguments)
+            #expect(twice.exitCode == 1, "\(twice.standardOutput)")
+            #expect(twice.standardError.contains("hold the same car") && twice.standardError.contains("a hub's copy of it"), "\(twice.standardError)")
+            #expect(twice.standardOutput.isEmpty)
+            let split = try FairFuelExecutable.run(["split"] + arguments + ["--by", "driver"])
+            #expect(split.exitCode == 1 && split.standardError.contains("hold the same car"), "\(split.standardOutput)\(split.standardError)")
+        }
     }
 }
 

@@ -46,6 +46,10 @@ import Testing
         let session = try #require(try store.sessions().first)
         #expect(trip["v"] as? Int == 1)
         #expect(trip["vehicle"] as? String == vehicle)
+        // The id a USB pull of this car carries, so that a hub's copy and the pull are one car in `family`.
+        let uid = try #require(try store.vehicleUID())
+        #expect(messages.allSatisfy { $0.json["vehicle_uid"] as? String == uid })
+        #expect(uid != vehicle)
         #expect(trip["id"] as? Int64 == session.id.rawValue)
         #expect(trip["revision"] as? Int == 0)
         #expect(trip["driver"] as? String == "Alice")

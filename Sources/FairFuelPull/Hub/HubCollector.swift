@@ -90,9 +90,7 @@ public final class HubCollector {
         let kind = String(levels[1])
         guard ["trip", "refuel", "split"].contains(kind) else { return .ignored("\(kind) is not a record topic") }
         // The vehicle id names a directory: letters, digits, '-' and '_' only.
-        guard !vehicle.isEmpty, vehicle.count <= 64,
-              vehicle.unicodeScalars.allSatisfy({ ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" })
-        else { return .ignored("vehicle id \(vehicle) is not a plain id") }
+        guard Self.isPlainID(vehicle) else { return .ignored("vehicle id \(vehicle) is not a plain id") }
         let text = String(decoding: payload, as: UTF8.self)
         guard let json = HubJSON(text), let id = json["id"]?.int, let revision = json["revision"]?.int else {
             return .ignored("not a version 1 record message")
@@ -142,6 +140,12 @@ public final class HubCollector {
             break
         }
         return nil
+    }
+
+    /// 1 to 64 ASCII letters, digits, '-' and '_': what a vehicle id may be.
+    static func isPlainID(_ id: String?) -> Bool {
+        guard let id, !id.isEmpty, id.count <= 64 else { return false }
+        return id.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" }
     }
 
     /// Writes every car that changed since the last flush.
@@ -238,9 +242,18 @@ public final class HubCollector {
         }
         let stateDirectory = state(vehicle)
         try PullFiles.replace(stateDirectory + "/" + Self.recordsName, with: kept)
-        try PullFiles.replace(
-            stateDirectory + "/vehicle.tsv",
-            with: PullRecordLine.encode([name, currency, String(digits), "metric", "", vehicle] + (timeZone.map { [$0] } ?? [])))
+        // A newer car's messages carry the id its USB pull carries (`vehicle_uid`): the line then has it as a
+        // pull's, the topic's id last, so that `family` knows the car's pull and the hub's copy for one car.
+        // An older car's line is what it always was (the topic's id as its only id).
+        let vehicleUID = live.filter { Self.isPlainID($0.1["vehicle_uid"]?.string) }
+            .max { ($0.1["message_id"]?.int ?? 0) < ($1.1["message_id"]?.int ?? 0) }?.1["vehicle_uid"]?.string
+        var vehicleLine = [name, currency, String(digits), "metric", "", vehicleUID ?? vehicle]
+        if let vehicleUID {
+            vehicleLine += [timeZone ?? "", vehicle]
+        } else if let timeZone {
+            vehicleLine.append(timeZone)
+        }
+        try PullFiles.replace(stateDirectory + "/vehicle.tsv", with: PullRecordLine.encode(vehicleLine))
         try PullFiles.replace(stateDirectory + "/drivers.tsv", with: drivers)
         try PullFiles.replace(stateDirectory + "/trips.tsv", with: trips)
         try PullFiles.replace(stateDirectory + "/splits.tsv", with: splits)

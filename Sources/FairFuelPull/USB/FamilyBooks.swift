@@ -9,7 +9,8 @@ import FairFuelStore
 ///
 /// Drivers are the same person when their driver URI uuid matches, otherwise when their names
 /// match ignoring case; a person is shown by the first name seen. Cars are told apart by the
-/// vehicle's unique id: the same car twice is refused.
+/// vehicle's unique id (and the uplink's id, which a hub and newer pulls carry too): the same car
+/// twice, two pulls or a pull and a hub's copy, is refused.
 public struct FamilyBooks: Sendable {
     public struct Person: Sendable, Equatable {
         /// The first name seen; `(untracked)` and `(before tracking)` are people of their own.
@@ -20,8 +21,8 @@ public struct FamilyBooks: Sendable {
     public struct Car: Sendable {
         /// The car's name, with the start of its vehicle id when another car has the same name.
         public var label: String
-        /// The vehicle's unique id: the store's over USB, the uplink's from a hub (so never compared across
-        /// the two); nil from an older dongle.
+        /// The vehicle's unique id: the store's, over USB and from a hub (a car that sends it); an older car's
+        /// uplink id from a hub; nil from an older dongle.
         public var vehicleID: String?
         public var units: DisplayUnits
         /// Closed trips, oldest id first, each under its person's name (`untracked` for untracked driving).
@@ -49,6 +50,9 @@ public struct FamilyBooks: Sendable {
     public static func load(directories: [String]) throws(PullClientError) -> FamilyBooks {
         var vehicles: [PulledRecords.Vehicle] = []
         var seen: [String: String] = [:]
+        func isHubCopy(_ directory: String) -> Bool {
+            ((try? PullFiles.read(directory + "/" + PullDownload.stateDirectoryName + "/" + HubCollector.recordsName)) ?? nil) != nil
+        }
         for directory in directories {
             let state = directory + "/" + PullDownload.stateDirectoryName
             guard let vehicleText = try PullFiles.read(state + "/vehicle.tsv") else {
@@ -56,13 +60,18 @@ public struct FamilyBooks: Sendable {
             }
             let vehicle = try PulledRecords.lines(vehicleText).first.map { f throws(PullClientError) in try PulledRecords.vehicle(f) }
                 ?? PulledRecords.Vehicle(name: directory, currency: "EUR", minorDigits: 2, units: "metric")
-            if let uid = vehicle.uid {
-                // The same car twice would count its trips twice.
-                if let other = seen[uid] {
-                    throw .file("\(directory) and \(other) hold the same car (vehicle id \(uid), '\(vehicle.name)'); give each car once")
+            // The same car twice would count its trips and bills twice. A car is known by its store's unique id
+            // and, from a hub or a newer dongle, its uplink's id too: one shared id is one car.
+            for id in vehicle.identities {
+                guard let other = seen[id] else { continue }
+                if isHubCopy(directory) != isHubCopy(other) {
+                    let (hub, pull) = isHubCopy(directory) ? (directory, other) : (other, directory)
+                    throw .file("\(pull) and \(hub) hold the same car (vehicle id \(id), '\(vehicle.name)'): a USB pull of it and "
+                        + "a hub's copy of it, whose bills would count twice; give each car once: the hub's directory or the pull, not both")
                 }
-                seen[uid] = directory
+                throw .file("\(directory) and \(other) hold the same car (vehicle id \(id), '\(vehicle.name)'); give each car once")
             }
+            for id in vehicle.identities { seen[id] = directory }
             vehicles.append(vehicle)
         }
         var join = DriverJoin()

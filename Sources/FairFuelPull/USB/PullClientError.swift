@@ -11,6 +11,10 @@ public enum PullClientError: Error, Sendable, Equatable, CustomStringConvertible
     case dongleError(PullErrorCode)
     case badRecord(kind: String, line: String)
     case file(String)
+    /// `directory` holds another car's pull (or a hub's copy of a car): pulling would replace its history.
+    case folderHoldsAnotherCar(directory: String, folderCar: String, dongleCar: String)
+    /// `directory` is not a USB pull's folder (a hub's directory, or trips without a vehicle record).
+    case notAPullFolder(directory: String, why: String)
 
     public var description: String {
         switch self {
@@ -23,6 +27,11 @@ public enum PullClientError: Error, Sendable, Equatable, CustomStringConvertible
         case let .dongleError(code): "the dongle answered: \(code)"
         case let .badRecord(kind, line): "the dongle sent a \(kind) record this version cannot read: \(line)"
         case let .file(why): why
+        case let .folderHoldsAnotherCar(directory, folderCar, dongleCar):
+            "\(directory) holds the pull of another car (\(folderCar)); this dongle is \(dongleCar). Nothing was changed: "
+                + "pull this car into another folder (--out)"
+        case let .notAPullFolder(directory, why):
+            "\(directory) \(why). Nothing was changed: pull into another folder (--out)"
         }
     }
 }

@@ -38,11 +38,19 @@ public struct PullDownload {
     public func run(client: PullClient, secret: PairingSecret, progress: (Progress) -> Void) throws(PullClientError) -> Report {
         // Pair first: a refused pull leaves nothing behind.
         try client.pair(secret: secret)
+        let vehicle = try all(client, .vehicle)
+        // Before anything is written: the folder's trips are merged with this dongle's, and a trip
+        // the dongle does not list is taken as deleted there, so another car's pull would wipe them.
+        do {
+            try checkFolderHoldsThisCar(dongleVehicle: vehicle)
+        } catch {
+            client.bye()
+            throw error
+        }
         try PullFiles.makeDirectory(directory)
         try PullFiles.makeDirectory(stateDirectory)
         try PullFiles.makeDirectory(directory + "/tracks")
 
-        let vehicle = try all(client, .vehicle)
         let drivers = try all(client, .drivers)
         let splits = try all(client, .splits)
         let summary = try all(client, .summary)
@@ -110,6 +118,42 @@ public struct PullDownload {
         try writeOutputs(trips: journal.values.sorted { $0.id < $1.id }, vehicle: vehicle, splits: splits, summary: summary)
         return Report(
             tripsPulled: pulled, tripsInDirectory: journal.count, noiseFrames: client.noiseCount, tripsRemoved: removed, tripsUpdated: updated)
+    }
+
+    /// Throws unless the folder is new, or a pull (complete or interrupted) of the car `dongleVehicle`
+    /// describes: the same vehicle unique id, or the same name when either side has no id (older dongles).
+    func checkFolderHoldsThisCar(dongleVehicle: String) throws(PullClientError) {
+        if try PullFiles.read(directory + "/" + HubCollector.markerName) != nil {
+            throw .notAPullFolder(directory: directory, why: "is a `fairfuel hub` directory")
+        }
+        if try PullFiles.read(stateDirectory + "/" + HubCollector.recordsName) != nil {
+            throw .notAPullFolder(directory: directory, why: "holds a car that a `fairfuel hub` keeps")
+        }
+        guard let folderText = try PullFiles.read(stateDirectory + "/vehicle.tsv") else {
+            // vehicle.tsv is written before any trip, so trips without it are not this program's pull.
+            if try PullFiles.read(stateDirectory + "/trips.tsv") != nil {
+                throw .notAPullFolder(directory: directory, why: "holds pulled trips but no vehicle record, so which car they are is unknown")
+            }
+            return
+        }
+        let lines = PulledRecords.lines(folderText)
+        guard let folderFields = lines.first else { return }
+        guard let folder = try? PulledRecords.vehicle(folderFields) else {
+            throw .notAPullFolder(directory: directory, why: "has a vehicle record this version cannot read")
+        }
+        guard let dongleFields = PulledRecords.lines(dongleVehicle).first else {
+            throw .badRecord(kind: "vehicle", line: dongleVehicle)
+        }
+        let dongle = try PulledRecords.vehicle(dongleFields)
+        let same: Bool
+        if let folderID = folder.uid, let dongleID = dongle.uid {
+            same = folderID == dongleID
+        } else {
+            same = folder.name == dongle.name
+        }
+        guard !same else { return }
+        func describe(_ v: PulledRecords.Vehicle) -> String { "'\(v.name)'" + (v.uid.map { ", vehicle id \($0)" } ?? "") }
+        throw .folderHoldsAnotherCar(directory: directory, folderCar: describe(folder), dongleCar: describe(dongle))
     }
 
     func gpxPath(_ trip: Int64) -> String { directory + "/tracks/trip-\(trip).gpx" }

@@ -48,7 +48,7 @@ enum PulledRecords {
     }
 
     /// The vehicle line: name, currency, minor digits, units, fuel type, unique id (from newer dongles),
-    /// time zone (only when the family set one).
+    /// time zone (empty or missing until the family set one), the uplink's vehicle id (newer dongles).
     struct Vehicle: Equatable {
         var name: String
         var currency: String
@@ -56,13 +56,22 @@ enum PulledRecords {
         var units: String
         var uid: String? = nil
         var timeZone: String? = nil
+        /// The id of the car's MQTT topics (`fairfuel/<id>/`): a hub's directory of the car is named by it.
+        var uplinkID: String? = nil
+
+        /// The ids the car is known by: one shared with another directory's makes them the same car.
+        var identities: [String] {
+            var ids: [String] = []
+            for id in [uid, uplinkID].compactMap({ $0 }) where !ids.contains(id) { ids.append(id) }
+            return ids
+        }
     }
 
     static func vehicle(_ f: [String]) throws(PullClientError) -> Vehicle {
         guard f.count >= 4, let digits = Int(f[2]) else { throw .badRecord(kind: "vehicle", line: f.joined(separator: " ")) }
         return Vehicle(
             name: f[0], currency: f[1], minorDigits: digits, units: f[3], uid: f.count >= 6 && !f[5].isEmpty ? f[5].lowercased() : nil,
-            timeZone: f.count >= 7 && !f[6].isEmpty ? f[6] : nil)
+            timeZone: f.count >= 7 && !f[6].isEmpty ? f[6] : nil, uplinkID: f.count >= 8 && !f[7].isEmpty ? f[7].lowercased() : nil)
     }
 
     /// Lines of a raw file kept in the pull's state directory.

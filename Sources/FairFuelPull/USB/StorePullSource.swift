@@ -34,10 +34,11 @@ public struct StorePullSource: PullDataSource {
         case .vehicle:
             let v = try store.vehicle()
             if request.cursor == 0 {
-                // Newer fields last: an older laptop reads the first five only. The time zone only when the
-                // family set one, so that a UTC car's line is what it always was.
+                // Newer fields last: an older laptop reads the first five only. The time zone (empty until the
+                // family set one), then the uplink's id, so that `family` knows a hub's copy of this car.
                 var fields = [v.name, v.currency, String(v.currencyMinorDigits), v.units, v.fuelType, try store.vehicleUID() ?? ""]
-                if v.timeZone != TimeZoneRules.utc.name { fields.append(v.timeZone) }
+                fields.append(v.timeZone != TimeZoneRules.utc.name ? v.timeZone : "")
+                fields.append((try? store.vehicleUplinkID()) ?? "")
                 _ = add(fields, cursor: 1)
             }
         case .drivers:

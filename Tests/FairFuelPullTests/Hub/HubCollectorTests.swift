@@ -212,4 +212,24 @@ import Testing
         let trips = state(directory, "trips.tsv").split(separator: "\n")
         #expect(trips.count == 1 && trips[0].hasPrefix("2\t"), "\(trips)")
     }
+
+    /// A newer car's messages carry its store's unique id (`vehicle_uid`, what its USB pull carries): the
+    /// vehicle line has it where a pull has it, then the time zone (empty: none set) and the topic's id.
+    @Test func aCarsStoreIDIsKeptBesideItsTopicID() throws {
+        let directory = NSTemporaryDirectory() + "fairfuel-hub-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let hub = try HubCollector(directory: directory, prefix: "fairfuel")
+        let topic = "fairfuel/\(Self.vehicle)/trip"
+        let uid = "461c9861-7a2b-4c3d-8e4f-5a6b7c8d9e0f"
+        func withUID(_ id: Int, message: Int, uid: String) -> [UInt8] {
+            var text = String(decoding: Self.trip(id, revision: 0, driver: "Alice", message: message), as: UTF8.self)
+            text = text.replacingOccurrences(of: "\"vehicle_name\":\"Golf\",", with: "\"vehicle_name\":\"Golf\",\"vehicle_uid\":\"\(uid)\",")
+            return Array(text.utf8)
+        }
+        #expect(try hub.receive(topic: topic, payload: Self.trip(1, revision: 0, driver: "Alice", message: 1)) == .kept)
+        #expect(try hub.receive(topic: topic, payload: withUID(2, message: 2, uid: uid)) == .kept)
+        #expect(try hub.receive(topic: topic, payload: withUID(3, message: 3, uid: "../not an id")) == .kept)
+        try hub.flush()
+        #expect(state(directory, "vehicle.tsv") == "Golf\tEUR\t2\tmetric\t\t\(uid)\t\t\(Self.vehicle)\n")
+    }
 }

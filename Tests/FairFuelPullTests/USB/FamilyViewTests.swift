@@ -5,7 +5,7 @@ import Testing
 /// `fairfuel family`: two cars' pulls become one line per person.
 @Suite struct FamilyViewTests {
     /// A pull directory's state files, as `fairfuel pull` leaves them.
-    static func pull(vehicle: String, drivers: [String], trips: [String], splits: [String]) throws -> String {
+    static func pull(vehicle: String, drivers: [String], trips: [String], splits: [String], hubRecords: Bool = false) throws -> String {
         let directory = NSTemporaryDirectory() + "fairfuel-family-\(UUID().uuidString)"
         let state = directory + "/.fairfuel-pull"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
@@ -16,6 +16,8 @@ import Testing
         try write("drivers.tsv", drivers)
         try write("trips.tsv", trips)
         try write("splits.tsv", splits)
+        // What makes a car directory a hub's copy (`fairfuel hub` keeps the messages it is made from there).
+        if hubRecords { try write("hub-records.tsv", []) }
         return directory
     }
 
@@ -77,6 +79,38 @@ import Testing
         // A pull from an older dongle (no id) still loads.
         let old = try Self.pull(vehicle: "Golf\tEUR\t2\tmetric\tpetrol", drivers: ["1\tAlice\t"], trips: trips, splits: [])
         #expect(try FamilyView.load(directories: [first, old]).cars.count == 2)
+    }
+
+    /// A car pulled over USB and kept by a hub is one car: given both ways it is refused (its bills would
+    /// count twice), whether the hub has the store's id (`vehicle_uid`, from newer cars) or, written
+    /// before cars sent it, only the topic's id, which a newer pull carries too.
+    @Test func aPullAndAHubsCopyOfTheSameCarAreOneCar() throws {
+        let uid = "461c9861-aaaa-4aaa-8aaa-aaaaaaaaaaaa", topicID = "99b01dfd0000000000000000000000aa"
+        let trips = [Self.trip(1, driverID: "1", name: "Cara", meters: 10_000, liters: 0.7)]
+        let splits = ["1\t1763630000000\t10\t1404\t1\t1\tCara\t10\t1404\tEUR\t0"]
+        let pull = try Self.pull(vehicle: "Golf\tEUR\t2\tmetric\tpetrol\t\(uid)\t\t\(topicID)", drivers: ["1\tCara\t"], trips: trips, splits: splits)
+        let hubCopy = try Self.pull(vehicle: "Golf\tEUR\t2\tmetric\t\t\(uid)\t\t\(topicID)", drivers: ["1\tCara\t"], trips: trips,
+                                    splits: splits, hubRecords: true)
+        let olderHubCopy = try Self.pull(vehicle: "Golf\tEUR\t2\tmetric\t\t\(topicID)", drivers: ["1\tCara\t"], trips: trips,
+                                         splits: splits, hubRecords: true)
+        for hub in [hubCopy, olderHubCopy] {
+            for directories in [[pull, hub], [hub, pull]] {
+                do {
+                    let view = try FamilyView.load(directories: directories)
+                    Issue.record("one car given twice was accepted: Cara owes \(view.drivers.first?.owes.map(\.amount) ?? [])")
+                } catch {
+                    #expect("\(error)".contains("\(pull) and \(hub) hold the same car"), "\(error)")
+                    #expect("\(error)".contains("a USB pull of it and a hub's copy of it"), "\(error)")
+                    #expect("\(error)".contains("the hub's directory or the pull, not both"), "\(error)")
+                }
+            }
+        }
+        // Another car beside the pull is another car; the pull alone owes the bill once.
+        let van = try Self.pull(vehicle: "Van\tEUR\t2\tmetric\t\t22222222-bbbb-4bbb-8bbb-bbbbbbbbbbbb\t\t0000000000000000000000000000bbbb",
+                                drivers: [], trips: [], splits: [], hubRecords: true)
+        let view = try FamilyView.load(directories: [pull, van])
+        #expect(view.cars == ["Golf", "Van"])
+        #expect(view.drivers.first { $0.name == "Cara" }?.owes.map(\.amount) == [1404])
     }
 
     /// Each bill keeps its currency through the pull; the baseline's share is no driver's and not untracked driving.
