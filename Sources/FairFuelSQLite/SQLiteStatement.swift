@@ -87,6 +87,16 @@ public final class SQLiteStatement {
     public func rewind() { sqlite3_reset(handle) }
 
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    /// The column as stored, whatever its type (for copying rows between databases).
+    public func value(_ column: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: .null
+        case SQLITE_INTEGER: .integer(int64(column))
+        case SQLITE_FLOAT: .real(double(column))
+        case SQLITE_TEXT: .text(text(column) ?? "")
+        default: .blob(blob(column))
+        }
+    }
     public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
     public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }

@@ -6,6 +6,8 @@ public struct StoreStartupReport: Sendable, Equatable {
     public var movedAsidePath: String?
     /// What the open or the integrity check said about that file.
     public var problems: [String] = []
+    /// What was copied from the moved file into the new store; nil when nothing was moved.
+    public var salvage: StoreSalvage?
 
     public init() {}
 }

@@ -1,4 +1,6 @@
 import FairFuelCore
+import FairFuelDomain
+import FairFuelParsers
 import FairFuelSQLite
 @testable import FairFuelStore
 import Foundation
@@ -54,10 +56,62 @@ final class LogCollector: Sendable {
         #expect(report.movedAsidePath == path + ".corrupt-20261121T083500Z")
         #expect(!report.problems.isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".corrupt-20261121T083500Z")) == corruptBytes)
-        #expect(try store.sessions().isEmpty)
+        #expect(report.salvage?.rows["drivers"] == 1, "\(String(describing: report.salvage))")
         #expect(try store.events(kind: "store_recovered").count == 1)
         #expect(log.entries.contains { $0.0 == .error && $0.1.contains("corrupt") && $0.1.contains(".corrupt-20261121T083500Z") })
         #expect(try store.checkIntegrity(full: true) == [])
+    }
+
+    /// The same damage: what still reads comes over to the new store, first the car and its
+    /// drivers (without whom every later drive would be untracked), then the books; the moved
+    /// file is not touched, and the new store is sound.
+    @Test func whatStillReadsOfACorruptStoreIsSalvaged() throws {
+        let path = temporaryStorePath()
+        try Self.storeWithATrip(path)
+        do {
+            let store = try TripStore(path: path)
+            var vehicle = try store.vehicle()
+            vehicle.name = "Golf"
+            vehicle.tankLiters = 50
+            try store.setVehicle(vehicle)
+            _ = try store.addDriver(name: "Ben", tags: [.uid(try TagUID(parsing: "04:a2:2b:7a"))], beacons: [])
+            try store.addRefuel(RefuelInput(atUTCMs: 1_794_990_000_000, liters: 40, cost: MinorUnits(7_000)))
+            try store.addRefuel(RefuelInput(atUTCMs: 1_795_100_000_000, liters: 20, cost: MinorUnits(3_600)))
+            try store.connection.checkpoint(.truncate)
+        }
+        let before = try TripStore(path: path, readOnly: true)
+        let (uid, sessions, splits) = (
+            try before.connection.scalarText("SELECT uid FROM vehicle"), try before.sessions().count, try before.splits().count)
+        let pageSize = 4_096
+        let pages = try #require(SQLiteDatabaseFiles.size(of: path)) / Int64(pageSize)
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        var random = SeededGenerator(seed: 5)
+        for page in stride(from: Int64(pages / 2), to: pages, by: 2) {
+            try handle.seek(toOffset: UInt64(page) * UInt64(pageSize) + 100)
+            handle.write(Data((0..<512).map { _ in UInt8.random(in: 0...255, using: &random) }))
+        }
+        try handle.close()
+        let corruptBytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let log = LogCollector()
+        let (store, report) = try TripStore.openCheckingIntegrity(
+            path: path, configuration: StoreConfiguration(log: log.sink), wallClockUTCMs: Self.wallClock)
+        let moved = try #require(report.movedAsidePath)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: moved)) == corruptBytes, "the moved file is evidence: never changed")
+        let salvage = try #require(report.salvage)
+        #expect(try store.drivers().map(\.name) == ["Alice", "Ben"])
+        #expect(try store.drivers().last?.tags == [.uid(try TagUID(parsing: "04:a2:2b:7a"))])
+        #expect(try store.vehicle().name == "Golf" && store.vehicle().tankLiters == 50)
+        #expect(try store.connection.scalarText("SELECT uid FROM vehicle") == uid, "the car keeps its identity")
+        #expect(try store.refuels().count == 2)
+        #expect(try store.sessions().count == sessions)
+        #expect(try store.splits().count == splits)
+        #expect(salvage.damaged.contains("track_chunks"), "\(salvage)")
+        #expect(log.entries.contains { $0.0 == .error && $0.1.contains("salvaged from \(moved): 1 vehicle, 2 drivers, 1 driver_tags") })
+        #expect(try store.checkIntegrity(full: true) == [])
+        #expect(try store.connection.query("PRAGMA foreign_key_check") { $0.text(0) ?? "" }.isEmpty)
+        // New trips and refuels carry on after the salvaged ids.
+        let next = try store.addRefuel(RefuelInput(atUTCMs: 1_795_200_000_000, liters: 10, cost: MinorUnits(1_800)))
+        #expect(next == 3)
     }
 
     @Test func aFileThatIsNotADatabaseIsMovedAsideTooAndNamesDoNotCollide() throws {
