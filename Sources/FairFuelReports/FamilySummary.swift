@@ -109,11 +109,16 @@ public struct DriverSummary: Sendable, Equatable {
     public var cost: MinorUnits
     public var harshEvents: Int
     public var ecoScore: Int?
+    /// Distance, time and fuel of the trips whose motion was measured (`TripRow.hasMotionFigures`):
+    /// what the harsh rate, the idle share and the eco score are over.
+    public var measuredMeters = 0.0
+    public var measuredMs: Int64 = 0
+    public var measuredLiters = 0.0
 
-    /// Harsh events per 100 km; nil without distance.
-    public var harshPer100km: Double? { distanceMeters > 0 ? Double(harshEvents) / distanceMeters * 100_000 : nil }
-    /// Idle time over driving time (0…1); nil without time.
-    public var idleShare: Double? { durationMs > 0 ? Double(idleMs) / Double(durationMs) : nil }
+    /// Harsh events per 100 km of measured driving; nil without it.
+    public var harshPer100km: Double? { measuredMeters > 0 ? Double(harshEvents) / measuredMeters * 100_000 : nil }
+    /// Idle time over measured driving time (0…1); nil without it.
+    public var idleShare: Double? { measuredMs > 0 ? Double(idleMs) / Double(measuredMs) : nil }
     /// Estimated L/100 km; nil without distance.
     public var litersPer100km: Double? { distanceMeters > 0 ? fuelLiters / distanceMeters * 100_000 : nil }
 }
@@ -171,6 +176,11 @@ public struct FamilySummary: Sendable, Equatable {
             byName[key]!.idleMs += trip.idleMs
             byName[key]!.fuelLiters += trip.fuelLiters
             byName[key]!.harshEvents += trip.harshEvents
+            if trip.hasMotionFigures {
+                byName[key]!.measuredMeters += trip.distanceMeters
+                byName[key]!.measuredMs += trip.durationMs
+                byName[key]!.measuredLiters += trip.fuelLiters
+            }
         }
         var untracked = MinorUnits.zero
         for total in SplitTotals.byDriver(shares) {
@@ -193,8 +203,8 @@ public struct FamilySummary: Sendable, Equatable {
         drivers = order.map { key in
             var summary = byName[key]!
             summary.ecoScore = EcoScore.score(
-                harshEvents: summary.harshEvents, meters: summary.distanceMeters, idleMs: summary.idleMs,
-                durationMs: summary.durationMs, liters: summary.fuelLiters, ratedLitersPer100km: ratedLitersPer100km)
+                harshEvents: summary.harshEvents, meters: summary.measuredMeters, idleMs: summary.idleMs,
+                durationMs: summary.measuredMs, liters: summary.measuredLiters, ratedLitersPer100km: ratedLitersPer100km)
             return summary
         }.sorted { a, b in
             a.distanceMeters != b.distanceMeters ? a.distanceMeters > b.distanceMeters : a.driverName < b.driverName

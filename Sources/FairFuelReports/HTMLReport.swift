@@ -179,8 +179,11 @@ public enum HTMLReport {
         for trip in trips {
             html += "<tr><td>\(trip.startUTCMs.map(u.minuteText(utcMs:)) ?? "?")</td><td class=\"text\">\(escape(trip.driverName))</td>"
             html += "<td>\(u.distanceText(meters: trip.distanceMeters))</td><td>\(DisplayUnits.durationText(milliseconds: trip.durationMs))</td>"
-            html += "<td>\(DisplayUnits.durationText(milliseconds: trip.idleMs))</td><td>\(u.volumeText(liters: trip.fuelLiters))</td>"
-            html += "<td>\(trip.harshEvents)</td><td>\(DisplayUnits.fixed(u.speed(metersPerSecond: trip.maximumSpeedMetersPerSecond), 0)) \(u.speedUnit)</td></tr>\n"
+            let measured = trip.hasMotionFigures
+            html += "<td>\(measured ? DisplayUnits.durationText(milliseconds: trip.idleMs) : "-")</td><td>\(u.volumeText(liters: trip.fuelLiters))</td>"
+            html += "<td>\(measured ? String(trip.harshEvents) : "-")</td>"
+            let top = DisplayUnits.fixed(u.speed(metersPerSecond: trip.maximumSpeedMetersPerSecond), 0) + " " + u.speedUnit
+            html += "<td>\(measured ? top : "-")</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n"
     }

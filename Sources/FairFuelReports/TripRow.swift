@@ -76,6 +76,12 @@ public struct TripRow: Sendable, Equatable {
 
     public var harshEvents: Int { harshAccelerations + harshBrakings }
 
+    /// Whether idle time, harsh events, top speed and moving time were measured: not for
+    /// untracked driving, nor for such driving given to a driver afterwards (`assigned`),
+    /// which kept only its distance, time and fuel. Lists show "-" for them, and the eco score
+    /// leaves such trips out rather than count their zeros as perfect driving.
+    public var hasMotionFigures: Bool { !untracked && endReason != "assigned" }
+
     /// How the family names the trip: `42`, or `u7` for untracked driving.
     public var reference: String { untracked ? "u\(id)" : String(id) }
 

@@ -52,8 +52,9 @@ public enum TripText {
             trip.reference, csvField(trip.driverID == nil ? "" : trip.driverName), utc(trip.startUTCMs) ?? "",
             utc(trip.endUTCMs) ?? "", trip.endReason ?? "",
             JSONLine.formatFixed(units.distance(meters: trip.distanceMeters), decimals: 3), String(trip.durationMs / 1000),
-            String(trip.movingMs / 1000), String(trip.idleMs / 1000), String(trip.harshAccelerations), String(trip.harshBrakings),
-            JSONLine.formatFixed(units.speed(metersPerSecond: trip.maximumSpeedMetersPerSecond), decimals: 1),
+            trip.hasMotionFigures ? String(trip.movingMs / 1000) : "", trip.hasMotionFigures ? String(trip.idleMs / 1000) : "",
+            trip.hasMotionFigures ? String(trip.harshAccelerations) : "", trip.hasMotionFigures ? String(trip.harshBrakings) : "",
+            trip.hasMotionFigures ? JSONLine.formatFixed(units.speed(metersPerSecond: trip.maximumSpeedMetersPerSecond), decimals: 1) : "",
             JSONLine.formatFixed(units.volume(liters: trip.fuelLiters), decimals: 3),
             trip.averageSpeedMetersPerSecond.map { JSONLine.formatFixed(units.speed(metersPerSecond: $0), decimals: 1) } ?? "",
         ]

@@ -28,6 +28,12 @@ struct ExportCommand: ParsableCommand {
         let trip = TripRow(session)
         let points: [TrackPoint]
         do { points = try db.tripPoints(session: session.id).map(TrackPoint.init) } catch { throw UserFacingError("\(error)") }
+        guard !points.isEmpty else {
+            let why = session.assignedFromUntracked != nil
+                ? "it was untracked driving given to \(trip.driverName) afterwards, and positions are recorded only in a driver's session"
+                : "no position was stored for it (the receiver had no fix while it was driven)"
+            throw UserFacingError("trip \(tripID) has no track to export: \(why)")
+        }
         let units = DisplayUnits(vehicle: try db.vehicle())
         let name = "Trip \(trip.id), \(trip.driverName), \(trip.startUTCMs.map(units.minuteText(utcMs:)) ?? "?") \(units.timeZone.name)"
         let text = gpx ? GPXWriter.document(name: name, trip: trip, points: points) : GeoJSONWriter.document(trip: trip, points: points)

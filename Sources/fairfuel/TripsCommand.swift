@@ -190,9 +190,9 @@ struct TripsCommand: ParsableCommand {
             text += pad(t.reference, 6) + pad(t.untracked ? "(untracked)" : t.driverName, 12)
                 + pad(t.startUTCMs.map(units.minuteText(utcMs:)) ?? "?", 18)
                 + pad(t.untracked ? "-" : t.endReason ?? "open", 12) + pad(DisplayUnits.fixed(units.distance(meters: t.distanceMeters), 2), 9)
-                + pad(String(t.durationMs / 60_000), 7) + pad(t.untracked ? "-" : String(t.idleMs / 60_000), 7)
-                + pad(t.untracked ? "-" : "\(t.harshAccelerations)/\(t.harshBrakings)", 7)
-                + pad(speed(t.averageSpeedMetersPerSecond), 10) + pad(t.untracked ? "-" : speed(t.maximumSpeedMetersPerSecond), 10)
+                + pad(String(t.durationMs / 60_000), 7) + pad(t.hasMotionFigures ? String(t.idleMs / 60_000) : "-", 7)
+                + pad(t.hasMotionFigures ? "\(t.harshAccelerations)/\(t.harshBrakings)" : "-", 7)
+                + pad(speed(t.averageSpeedMetersPerSecond), 10) + pad(t.hasMotionFigures ? speed(t.maximumSpeedMetersPerSecond) : "-", 10)
                 + DisplayUnits.fixed(units.volume(liters: t.fuelLiters), 2) + TripsCommand.continuityNote(t) + "\n"
         }
         return text

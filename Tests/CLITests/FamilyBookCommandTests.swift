@@ -74,6 +74,15 @@ import TestSupport
         #expect(shares.reduce(0) { $0 + ($1["before_cents"] as? Int ?? 0) } == 271)
         #expect(try Self.trips(db).contains { $0["id"] as? Int == session && $0["end_reason"] as? String == "assigned" })
         try Self.expectBillsAddUp(db)
+        // Its motion was never measured: "-" in the table and empty in CSV, not zeros; no track to export.
+        let row = try #require(try Self.run(["trips", "--db", db]).standardOutput.split(separator: "\n").first { $0.hasPrefix("\(session) ") })
+        #expect(row.split(separator: " ").filter { $0 == "-" }.count == 3, "idle, harsh and top speed: \(row)")
+        let csv = try Self.run(["trips", "--csv", "--db", db]).standardOutput.split(separator: "\r\n")
+        let csvRow = try #require(csv.first { $0.hasPrefix("\(session),") }).split(separator: ",", omittingEmptySubsequences: false)
+        #expect(csvRow[7...11].allSatisfy { $0.isEmpty }, "moving, idle, harsh and top speed: \(csvRow)")
+        let export = try Self.run(["export", String(session), "--gpx", "--db", db])
+        #expect(export.exitCode == 1)
+        #expect(export.standardError.contains("trip \(session) has no track to export: it was untracked driving given to Cara afterwards"))
 
         // Alice's closed trip was Bob's; the rest of the untracked driving is his too, as a range.
         let move = try Self.run(["trips", "assign", "1", "BOB", "--db", db])
