@@ -49,7 +49,11 @@ struct TripsCommand: ParsableCommand {
             if untracked { trips = trips.filter(\.untracked) }
             if let driver {
                 let known = Set(try db.drivers().map { $0.name.lowercased() } + trips.map { $0.driverName.lowercased() })
-                guard known.contains(driver.lowercased()) else { throw UserFacingError("no driver named '\(driver)'") }
+                guard known.contains(driver.lowercased()) else {
+                    let current = try db.drivers().map(\.name)
+                    throw UserFacingError(
+                        "no driver named '\(driver)'" + (current.isEmpty ? " (none provisioned)" : " (drivers: \(current.joined(separator: ", ")))"))
+                }
                 trips = trips.filter { !$0.untracked && $0.driverName.lowercased() == driver.lowercased() }
             }
             if json {

@@ -17,7 +17,7 @@ struct VehicleCommand: ParsableCommand {
         func run() throws {
             let v = try store.openReadOnly().vehicle()
             print("name \(v.name)\nrated \(v.ratedLitersPer100km) L/100 km\nmass \(v.massKilograms) kg\nidle \(v.idleLitersPerHour) L/h")
-            print("fuel \(v.fuelType)\ntank \(v.tankLiters) L\ncurrency \(v.currency)\nunits \(v.units)\nuntracked \(v.untrackedPolicy.rawValue)\nfuel scale \(v.fuelScale)")
+            print("fuel \(v.fuelType)\ntank \(v.tankLiters) L\ncurrency \(v.currency)\nunits \(v.units)\nuntracked \(v.untrackedPolicy.rawValue)\nfuel scale \(DisplayUnits.fixed(v.fuelScale, 3))")
             print("time zone \(v.timeZone)")
             if v.isDefaultCar { print(VehicleCommand.defaultCarHint) }
         }

@@ -38,7 +38,8 @@ public enum BeaconSpecError: Error, Equatable, Sendable, CustomStringConvertible
         case .badAddress(let text):
             return "bad address '\(text)'; expected AA:BB:CC:DD:EE:FF"
         case .unstableAddress(let address, let kind):
-            return "\(address) is a \(kind) address (top bits "
+            let article = "\(kind)".first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            return "\(address) is \(article) \(kind) address (top bits "
                 + "\(address.topBits >> 1)\(address.topBits & 1)), which rotates and cannot identify "
                 + "a beacon; provision its iBeacon or Eddystone identity, or, if it is the device's "
                 + "public (IEEE) address, write mac:\(address)/public"

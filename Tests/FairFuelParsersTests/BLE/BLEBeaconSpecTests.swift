@@ -64,5 +64,8 @@ struct BLEBeaconSpecTests {
         #expect(message.contains("resolvable private"))
         #expect(message.contains("rotates"))
         #expect(message.contains("mac:6A:6B:C9:A2:3E:43/public"))
+        #expect(message.contains("is a resolvable private address"))
+        let invalid = BeaconSpecError.unstableAddress(BLEAddress("8A:6B:C9:A2:3E:43")!, kind: .invalidRandom).description
+        #expect(invalid.contains("is an invalid random address"), "\(invalid)")
     }
 }
