@@ -43,6 +43,7 @@ public final class ServiceCore {
     public private(set) var reconnects = 0
     private var lastTick = LinkMilliseconds(0)
     private var lastRetention = LinkMilliseconds(0)
+    private var unknownTagLog = RateLimitedLog<UInt8>()
     var firmwareWarning: String?
     /// gpsd's last fix (with gpsd as the GNSS source), for `status`.
     var lastSourceFix: GNSSFix?
@@ -191,6 +192,7 @@ public final class ServiceCore {
         }
         if now.value - lastTick.value >= 1_000 {
             lastTick = now
+            unknownTagLog.drainSummaries(nowMs: now.value) { _, count in logger.notice("\(count) more unknown tag tap(s) in the last minute") }
             // The one use of host time in domain time: a quiet or unplugged link still lets
             // time pass (a session can end during an unplug); see LinkClock.
             ingest.tick(at: linkClock.extrapolate(hostMs: now)) { output in record(output, at: now, perform) }
@@ -266,7 +268,14 @@ public final class ServiceCore {
         case let .sessionEnded(record):
             logger.notice("session ended: \(name(of: record.driver)) (\(record.reason.rawValue)), \(JSONLine.formatFixed(record.metrics.distance.kilometers, decimals: 2)) km")
         case let .unknownTag(uid, _):
-            logger.notice("unknown tag \(uid) rejected; provision it with: fairfuel provision driver add NAME --tag \(uid.plainHex)")
+            // A card held on the reader, or tapped again and again: one line a minute, then a count.
+            guard case let .line(suppressed) = unknownTagLog.admit(0, nowMs: now.value) else { break }
+            if suppressed > 0 { logger.notice("\(suppressed) more unknown tag tap(s) in the minute before") }
+            if uid.isRandomlyGenerated {
+                logger.notice("unknown tag \(uid) rejected: a random UID (a bank card or a phone), new at every tap, so it cannot identify a driver; give the driver a tag of their own")
+            } else {
+                logger.notice("unknown tag \(uid) rejected; provision it with: fairfuel provision driver add NAME --tag \(uid.plainHex)")
+            }
         case let .utcAnchored(offset, _):
             logger.info("UTC known from GNSS (offset \(offset) ms)")
         default:

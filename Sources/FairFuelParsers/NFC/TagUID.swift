@@ -46,6 +46,10 @@ public struct TagUID: Hashable, Sendable, RandomAccessCollection, CustomStringCo
         length = UInt8(bytes.count)
     }
 
+    /// A 4-byte UID starting 0x08: ISO/IEC 14443-3 "random ID", drawn afresh at every
+    /// activation (bank cards, phones emulating a card), so it never names the same card twice.
+    public var isRandomlyGenerated: Bool { length == 4 && head >> 56 == 0x08 }
+
     /// Parses hex text in either case, with or without `:` between bytes (`--tag` provisioning).
     public init(parsing text: String) throws(TagUIDError) {
         guard !text.isEmpty else { throw .empty }

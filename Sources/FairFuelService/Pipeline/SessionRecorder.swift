@@ -1,5 +1,6 @@
 import FairFuelCore
 import FairFuelDomain
+import FairFuelParsers
 import FairFuelStore
 
 /// When buffered trip points are written: every `flushIntervalMs` of link time or `flushPoints` points.
@@ -75,6 +76,16 @@ public final class SessionRecorder {
     private var unstampedUntracked: [FairFuelDomain.UntrackedDriving] = []
     /// Untracked driving held for the start-up trip: removed from the store when the trip takes it back.
     private var heldUntracked: [Int64] = []
+    /// Unknown tags recorded lately (UID, link time), at most `unknownTagsRemembered`: a card held
+    /// on the reader or tapped again and again is one event per `unknownTagRepeatMs`, and any
+    /// run of taps at most one event per `unknownTagSpacingMs`, so that a child with a bank
+    /// card cannot fill the event log and wear the card with a synced write per tap.
+    private var unknownTagsRecorded: [(uid: TagUID, at: LinkMilliseconds)] = []
+    static let unknownTagsRemembered = 8
+    static let unknownTagRepeatMs: Int64 = 600_000
+    static let unknownTagSpacingMs: Int64 = 60_000
+    /// Unknown taps not written to the event log by that rule.
+    public private(set) var unknownTagsNotRecorded = 0
 
     /// `continuing`: the session of the trip handed to the domain with `DrivingMonitor.offer`;
     /// `holding`: the untracked driving it would take back.
@@ -227,12 +238,25 @@ public final class SessionRecorder {
             }
             retryPending()
         case let .unknownTag(uid, at):
+            guard shouldRecordUnknownTag(uid, at: at) else {
+                unknownTagsNotRecorded += 1
+                break
+            }
             if !attempt({ try store.logEvent(kind: "unknown_tag", detail: uid.description, utcMs: utc.utc(at)?.millisecondsSinceEpoch) }) {
                 lose(.event, 1)
             }
         case .feedback, .transition:
             break
         }
+    }
+
+    private func shouldRecordUnknownTag(_ uid: TagUID, at: LinkMilliseconds) -> Bool {
+        let recent = { (earlier: LinkMilliseconds, limit: Int64) in at.value >= earlier.value && at.value - earlier.value < limit }
+        if unknownTagsRecorded.contains(where: { $0.uid == uid && recent($0.at, Self.unknownTagRepeatMs) }) { return false }
+        if let last = unknownTagsRecorded.last, recent(last.at, Self.unknownTagSpacingMs) { return false }
+        if unknownTagsRecorded.count == Self.unknownTagsRemembered { unknownTagsRecorded.removeFirst() }
+        unknownTagsRecorded.append((uid, at))
+        return true
     }
 
     /// Writes the buffered trip points (after any session start or end the store refused before).
