@@ -37,9 +37,9 @@ public struct CaptureReading {
 
     /// What tells this capture from any other: FNV-1a 64 over its lines, with their count, so that
     /// a store can say it has replayed it before (its trips stored twice would be billed twice).
-    /// Nil for standard input, which can be read only once.
+    /// Nil for standard input or a pipe (anything but a regular file), which can be read only once.
     public func fingerprint() throws(CaptureReadError) -> String? {
-        guard path != Self.standardInput else { return nil }
+        guard path != Self.standardInput, (try? FileOperations.kind(of: path)) == .regularFile else { return nil }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         var lines = 0
         let result = TextFileReader(path: path).forEachLine { line, _ in
