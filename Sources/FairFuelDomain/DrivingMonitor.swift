@@ -197,6 +197,12 @@ public struct DrivingMonitor: Sendable {
     private mutating func evaluate(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
         guard machine.driver != nil else {
             evaluateContinuation(at: time, emit)
+            // A car stopped as long as a session's end needs has ended a drive nobody tapped in
+            // for: its last chunk goes out now, so that driving after a park is a stretch of
+            // its own (the store joins only chunks back to back), never one drive across it.
+            if untracked != nil, candidate == nil, parkedAt(time) {
+                flushUntracked(emit)
+            }
             return
         }
         let ready = readyToStop(at: time)
@@ -236,6 +242,12 @@ public struct DrivingMonitor: Sendable {
         return !motion.hasBeenStopped(forMs: configuration.assumedEngineOffAfterMs, at: now)
     }
 
+    /// Stopped as long as a session's end needs: what the receiver still reports of a parked
+    /// car is its wander, not driving (an always-powered dongle hears it all through a park).
+    private func parkedAt(_ time: LinkMilliseconds) -> Bool {
+        motion.hasBeenStopped(forMs: configuration.session.stoppedMs, at: time)
+    }
+
     private mutating func record(_ step: MotionStep, _ emit: (DomainOutput) -> Void) {
         var fuelDelta = Liters.zero
         if engineRunning {
@@ -262,10 +274,10 @@ public struct DrivingMonitor: Sendable {
                     driver: driver, at: step.time, latitude: step.latitude, longitude: step.longitude,
                     speed: step.speed, distance: trip.metrics.distance, fuel: trip.metrics.fuel)))
             }
-        } else if step.distance.value > 0 || fuelDelta.value > 0 {
+        } else if case let distance = parkedAt(step.time) ? Meters.zero : step.distance, distance.value > 0 || fuelDelta.value > 0 {
             var chunk = untracked ?? UntrackedDriving(from: step.time, to: step.time, distance: .zero, fuel: .zero)
             chunk.to = step.time
-            chunk.distance += step.distance
+            chunk.distance += distance
             chunk.fuel += fuelDelta
             if let refusedDriver { chunk.candidates.insert(refusedDriver) }
             noteFobsAboard(in: &chunk.candidates, at: step.time)

@@ -90,6 +90,31 @@ struct ContinuityTests {
         #expect(last.metrics.durationMs > 12 * 60_000)
     }
 
+    @Test("two drives nobody tapped in for, a 2-hour park between, are two stretches of untracked driving")
+    func untrackedDrivesDoNotJoinAcrossAPark() throws {
+        // A dongle on an always-on socket: it stays up through the park, the receiver's wander included.
+        var options = ScenarioOptions(seed: 21)
+        options.ignitionSense = false
+        options.holdUpMs = 4 * 3_600_000
+        var world = ScenarioWorld(family: .standard, options: options)
+        for seed in [7, 8] as [UInt64] {
+            world.board(.cleo, tapping: false)  // Cleo has no fob and forgets her tag
+            world.ignitionOn()
+            world.wait(seconds: 8)
+            world.town(kilometers: 4, seed: seed)
+            world.park(.cleo, afterSeconds: 2 * 3_600)
+        }
+        var run = Run(monitor: try Self.monitor(world))
+        run.feed(world.takeEvents())
+        run.finish()
+        #expect(run.started.isEmpty)
+        #expect(run.untrackedMeters > 7_000, "\(run.untrackedMeters) m")
+        // No stretch spans the park; the stretches of each drive are back to back, the two drives hours apart.
+        #expect(run.untracked.allSatisfy { $0.to.value - $0.from.value < 30 * 60_000 }, "\(run.untracked.map { ($0.to.value - $0.from.value) / 1000 })")
+        let gaps = zip(run.untracked, run.untracked.dropFirst()).map { $1.from.value - $0.to.value }
+        #expect(gaps.filter { $0 > 3_600_000 }.count == 1, "\(gaps)")
+    }
+
     @Test("a 40-minute park without a tap: a new session for the same driver, continuing the last")
     func parkStartsAResumedSession() throws {
         let (run, _) = try Self.run { Self.fuelStop(&$0, minutes: 40) }
