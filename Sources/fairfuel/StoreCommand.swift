@@ -108,9 +108,21 @@ struct StoreCommand: ParsableCommand {
         var maxAgeDays: Int?
         @OptionGroup var store: StoreOptions
 
+        /// The board profile's range for the same setting: a larger age overflows the cutoff's milliseconds.
+        static let maxAgeDaysRange = BoardProfile.allowedRange(section: "store", key: "trip_point_max_age_days")!
+        /// Down to 1 MiB, below the profile's floor, so that a technician can try a squeeze on a copy; up to the profile's ceiling.
+        static let budgetBytesRange = (Int64(1) << 20)...BoardProfile.allowedRange(section: "store", key: "disk_budget_bytes")!.upperBound
+
         func validate() throws {
-            if let budgetBytes, budgetBytes < 1 << 20 { throw ValidationError("--budget-bytes must be at least 1048576") }
-            if let maxAgeDays, maxAgeDays < 1 { throw ValidationError("--max-age-days must be at least 1") }
+            if let budgetBytes, !Self.budgetBytesRange.contains(budgetBytes) {
+                throw ValidationError(
+                    "--budget-bytes must be \(Self.budgetBytesRange.lowerBound)...\(Self.budgetBytesRange.upperBound) bytes, not \(budgetBytes)")
+            }
+            if let maxAgeDays, !Self.maxAgeDaysRange.contains(Int64(maxAgeDays)) {
+                throw ValidationError(
+                    "--max-age-days must be \(Self.maxAgeDaysRange.lowerBound)...\(Self.maxAgeDaysRange.upperBound) days "
+                        + "(as the board profile's store.trip_point_max_age_days), not \(maxAgeDays)")
+            }
         }
 
         func run() throws {

@@ -148,4 +148,25 @@ import TestSupport
         #expect(prune.standardOutput.contains("WAL 0)"))
         #expect(prune.standardOutput.contains("1 track(s) simplified for age"))
     }
+
+    /// Days past the board profile's 1...36500 once overflowed the cutoff's milliseconds (SIGILL):
+    /// every numeric option is refused as a usage error (64) naming its range, and nothing is pruned.
+    @Test func outOfRangeNumbersAreUsageErrorsNamingTheRange() throws {
+        let db = StoreCommandTests.temporaryDB()
+        #expect(try FairFuelExecutable.run(["vehicle", "set", "--name", "Golf", "--db", db]).exitCode == 0)
+        let cases: [([String], String)] = [
+            (["--max-age-days", "106751991168"], "--max-age-days must be 1...36500 days"),
+            (["--max-age-days", "36501"], "--max-age-days must be 1...36500 days"),
+            (["--max-age-days", "0"], "--max-age-days must be 1...36500 days"),
+            (["--budget-bytes", "9223372036854775807"], "--budget-bytes must be 1048576...1125899906842624 bytes"),
+            (["--budget-bytes", "1048575"], "--budget-bytes must be 1048576...1125899906842624 bytes"),
+        ]
+        for (options, message) in cases {
+            let result = try FairFuelExecutable.run(["store", "prune", "--now", "2026-11-26T00:00Z", "--db", db] + options)
+            #expect(result.exitCode == 64, "\(options): \(result.exitCode) \(result.standardError)")
+            #expect(result.standardError.contains(message), "\(options): \(result.standardError)")
+        }
+        let edges = try FairFuelExecutable.run(["store", "prune", "--now", "2026-11-26T00:00Z", "--max-age-days", "36500", "--budget-bytes", "1125899906842624", "--db", db])
+        #expect(edges.exitCode == 0, "\(edges.standardError)")
+    }
 }
