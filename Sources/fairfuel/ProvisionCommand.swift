@@ -64,7 +64,7 @@ struct ProvisionCommand: ParsableCommand {
             func run() throws {
                 let tagIdentities = try tags.map(Self.tag)
                 let beaconIdentities = try beacons.map(Self.beacon)
-                let db = try store.open()
+                let db = try store.open(creating: true)
                 do {
                     let id = try db.addDriver(name: name, contact: contact, tags: tagIdentities, beacons: beaconIdentities)
                     print("added driver \(id.rawValue) \(name) with \(tagIdentities.count) tag(s) and \(beaconIdentities.count) beacon(s)")
@@ -242,7 +242,7 @@ struct ProvisionCommand: ParsableCommand {
                 do { _ = try TimeZoneDatabase.load(zone) } catch { throw UserFacingError("\(file): vehicle: time_zone: \(error)") }
             }
             let report: ProvisioningImportReport
-            do { report = try bundle.apply(to: try store.open()) } catch let error as UserFacingError { throw error } catch { throw UserFacingError("\(error)") }
+            do { report = try bundle.apply(to: try store.open(creating: true)) } catch let error as UserFacingError { throw error } catch { throw UserFacingError("\(error)") }
             print(report.text, terminator: "")
             if report.changed { control.reloadIfRunning() }
         }

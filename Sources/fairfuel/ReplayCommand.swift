@@ -48,7 +48,7 @@ struct ReplayCommand: ParsableCommand {
                 throw UserFacingError("cannot read capture \(capture): \(error.reason)")
             }
         }
-        let db = try store.open()
+        let db = try store.open(creating: true)
         if progressEveryHours != nil {
             print("progress lines: sim_h cpu_s rss_kib frames sessions_started sessions_ended points")
         }

@@ -130,6 +130,7 @@ struct StoreCommand: ParsableCommand {
             if let now {
                 do { nowMs = try ISO8601.parse(now).millisecondsSinceEpoch } catch { throw ValidationError("--now: \(error)") }
             }
+            try store.requireExisting()
             let configuration = StoreConfiguration(retention: StoreCommand.retention(budgetBytes: budgetBytes, maxAgeDays: maxAgeDays))
             let report: RetentionReport
             let files = SQLiteDatabaseFiles(path: store.resolvedPath)

@@ -16,9 +16,15 @@ struct StoreOptions: ParsableArguments {
         return BoardProfile.piZero2W.store.path
     }
 
-    /// Opens the store for writing, with a clear error on failure. A store this opens at a new
-    /// path is removed again if the command then fails (`FreshStore`): a failing command creates nothing.
-    func open() throws -> TripStore {
+    /// Opens the store for writing, with a clear error on failure.
+    ///
+    /// Only the commands that set a car up or record its driving create a store (`creating`:
+    /// `run`, `replay`, `provision driver add|import|pairing-secret --generate`, `vehicle set`);
+    /// any other refuses a path with no store, so that a mistyped `--db` never takes a refuel
+    /// away from the real books. A store this opens at a new path is removed again if the command
+    /// then fails (`FreshStore`): a failing command creates nothing.
+    func open(creating: Bool = false) throws -> TripStore {
+        if !creating { try requireExisting() }
         do {
             let isNew = !FileOperations.exists(resolvedPath)
             let store = try TripStore(path: resolvedPath)
@@ -43,13 +49,19 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
-    func openReadOnly() throws -> TripStore {
-        // A reading command creates nothing; say what creates a store rather than SQLite's "unable to open".
+    /// Refuses a path with no store, saying which commands create one (rather than SQLite's "unable to open").
+    func requireExisting() throws {
         guard FileOperations.exists(resolvedPath) else {
             throw UserFacingError(
-                "no store at \(resolvedPath) yet: `fairfuel run` creates it, as do `provision` and `vehicle set` "
+                "no store at \(resolvedPath) yet: `fairfuel run` creates it, as do `replay`, "
+                    + "`provision driver add`, `provision import`, `provision pairing-secret --generate` and `vehicle set` "
                     + "(give --db or $FAIRFUEL_DB for another path)")
         }
+    }
+
+    func openReadOnly() throws -> TripStore {
+        // A reading command creates nothing.
+        try requireExisting()
         do {
             return try TripStore(path: resolvedPath, readOnly: true)
         } catch {

@@ -105,6 +105,8 @@ import TestSupport
 
     @Test func refuelDefaultsToNowAndAFullTank() throws {
         let db = StoreCommandTests.temporaryDB()
+        // A refuel is entered into a store the car's setup made; it creates none.
+        #expect(try Self.run(["vehicle", "set", "--name", "Golf", "--db", db]).exitCode == 0)
         let before = Int64(Date().timeIntervalSince1970 * 1000)
         let add = try Self.run(["refuel", "--gallons", "10", "--cost", "35", "--db", db])
         #expect(add.exitCode == 0, "\(add.standardError)")

@@ -65,6 +65,37 @@ import TestSupport
         }
     }
 
+    /// A mistyped --db once made a new store, and the refuel went into it instead of the real books:
+    /// only run, replay, provision driver add|import|pairing-secret --generate and vehicle set create one.
+    @Test func writingToAStoreThatIsNotThereIsRefusedAndCreatesNothing() throws {
+        let db = Self.temporaryDB()
+        let directory = (db as NSString).deletingLastPathComponent
+        let writes: [[String]] = [
+            ["refuel", "--liters", "30", "--cost", "50"],
+            ["refuel", "add", "--at", "2026-11-20T09:00Z", "--liters", "30", "--cost", "50"],
+            ["refuel", "edit", "1", "--liters", "31"],
+            ["refuel", "remove", "1"],
+            ["refuel", "settle", "1"],
+            ["trips", "assign", "1", "Alice"],
+            ["trips", "delete", "1"],
+            ["provision", "pairing-secret"],
+            ["provision", "driver", "rename", "Alice", "Alicia"],
+            ["provision", "driver", "remove", "Alice"],
+            ["store", "prune"],
+        ]
+        for arguments in writes {
+            let result = try Self.run(arguments + ["--db", db])
+            #expect(result.exitCode != 0, "\(arguments)")
+            #expect(result.standardError.contains("no store at \(db) yet: `fairfuel run` creates it, as do `replay`, `provision driver add`"),
+                    "\(arguments): \(result.standardError)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [], "\(arguments) left files behind")
+        }
+        // The first provisioning still starts from nothing.
+        let secret = try Self.run(["provision", "pairing-secret", "--generate", "--db", db])
+        #expect(secret.exitCode == 0, "\(secret.standardError)")
+        #expect(FileManager.default.fileExists(atPath: db))
+    }
+
     @Test func anEmptyStoreSaysWhatFillsIt() throws {
         let db = Self.temporaryDB()
         #expect(try Self.run(["vehicle", "set", "--name", "Golf", "--db", db]).exitCode == 0)
