@@ -12,12 +12,13 @@ struct StoreCommand: ParsableCommand {
         abstract: "Check, measure and prune the store.",
         subcommands: [Check.self, Stats.self, Prune.self])
 
-    /// The board profile's `[store]` retention, with the command line's overrides.
-    static func retention(budgetBytes: Int64?, maxAgeDays: Int?) -> RetentionPolicy {
-        let store = BoardProfile.piZero2W.store
+    /// The `[store]` retention of the board profile the service runs with (`$FAIRFUEL_BOARD`, as every
+    /// command reads it), with the command line's overrides.
+    static func retention(_ options: StoreOptions, budgetBytes: Int64? = nil, maxAgeDays: Int? = nil) throws -> RetentionPolicy {
+        let store = try options.board(for: "its [store] retention").store
         return RetentionPolicy(
             diskBudgetBytes: budgetBytes ?? store.diskBudgetBytes, tripPointMaxAgeDays: maxAgeDays ?? store.tripPointMaxAgeDays,
-            eventLogMaxRows: store.eventLogMaxRows)
+            eventLogMaxRows: store.eventLogMaxRows, diskReserveBytes: store.diskReserveBytes)
     }
 
     struct Check: ParsableCommand {
@@ -60,7 +61,7 @@ struct StoreCommand: ParsableCommand {
             } catch {
                 throw UserFacingError("cannot read \(store.resolvedPath): \(error)")
             }
-            let budget = StoreCommand.retention(budgetBytes: nil, maxAgeDays: nil).diskBudgetBytes
+            let budget = try StoreCommand.retention(store).diskBudgetBytes
             let levels = statistics.sessionsByTrackLevel
             if json {
                 var line = JSONLine()
@@ -131,7 +132,7 @@ struct StoreCommand: ParsableCommand {
                 do { nowMs = try ISO8601.parse(now).millisecondsSinceEpoch } catch { throw ValidationError("--now: \(error)") }
             }
             try store.requireExisting()
-            let configuration = StoreConfiguration(retention: StoreCommand.retention(budgetBytes: budgetBytes, maxAgeDays: maxAgeDays))
+            let configuration = StoreConfiguration(retention: try StoreCommand.retention(store, budgetBytes: budgetBytes, maxAgeDays: maxAgeDays))
             let report: RetentionReport
             let files = SQLiteDatabaseFiles(path: store.resolvedPath)
             do {

@@ -42,10 +42,16 @@ struct StoreOptions: ParsableArguments {
     /// installed one if readable): a refuel or correction typed here queues its uplink message
     /// in the same transaction, as the service's own records do.
     func uplinkOfBoard() throws -> BoardProfile.Uplink? {
+        try board(for: "its [uplink]").uplink
+    }
+
+    /// The board profile the service runs with: `$FAIRFUEL_BOARD`, else the installed one if readable,
+    /// else the built-in default; `purpose` says in an error what it was read for.
+    func board(for purpose: String) throws -> BoardProfile {
         do {
-            return try ServiceDaemon.loadBoard(path: ProcessEnvironment.value("FAIRFUEL_BOARD").flatMap { $0.isEmpty ? nil : $0 }).uplink
+            return try ServiceDaemon.loadBoard(path: ProcessEnvironment.value("FAIRFUEL_BOARD").flatMap { $0.isEmpty ? nil : $0 })
         } catch {
-            throw UserFacingError("cannot read the board profile for its [uplink]: \(error)")
+            throw UserFacingError("cannot read the board profile for \(purpose): \(error)")
         }
     }
 

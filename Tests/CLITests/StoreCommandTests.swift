@@ -180,6 +180,43 @@ import TestSupport
         #expect(prune.standardOutput.contains("1 track(s) simplified for age"))
     }
 
+    /// `store stats` and `store prune` read the board profile from $FAIRFUEL_BOARD, as every other
+    /// command does: its one-day age limit thins the demo's track, and its budget is the one shown.
+    @Test func statsAndPruneFollowTheBoardProfileInTheEnvironment() throws {
+        let keep = NSTemporaryDirectory() + "fairfuel-prune-board-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: keep) }
+        let demo = try FairFuelExecutable.run([
+            "demo", "--scenario", PackagePaths.root + "/scenarios/short-drive.scenario", "--speed", "1000", "--idle-speed", "20000",
+            "--quiet", "--keep", keep,
+        ])
+        #expect(demo.exitCode == 0, "\(demo.standardError)")
+        let db = keep + "/fairfuel.db"
+        var profile = try BoardFiles.text("x86-64-dev.toml")
+        for (from, to) in [("disk_budget_bytes = 1_073_741_824", "disk_budget_bytes = 123_456_789"),
+                           ("trip_point_max_age_days = 400", "trip_point_max_age_days = 1")] {
+            #expect(profile.contains(from), "x86-64-dev.toml no longer sets \(from)")
+            profile = profile.replacingOccurrences(of: from, with: to)
+        }
+        let board = keep + "/board.toml"
+        try profile.write(toFile: board, atomically: true, encoding: .utf8)
+        let environment = ["FAIRFUEL_BOARD": board]
+
+        let stats = try FairFuelExecutable.run(["store", "stats", "--json", "--db", db], environment: environment)
+        #expect(stats.exitCode == 0, "\(stats.standardError)")
+        #expect(stats.standardOutput.contains("\"budget_bytes\":123456789"), "\(stats.standardOutput)")
+        let text = try FairFuelExecutable.run(["store", "stats", "--db", db], environment: environment)
+        #expect(text.standardOutput.contains("budget        123456789 bytes"), "\(text.standardOutput)")
+
+        let prune = try FairFuelExecutable.run(["store", "prune", "--db", db, "--now", "2027-01-01T00:00:00Z"], environment: environment)
+        #expect(prune.exitCode == 0, "\(prune.standardError)")
+        #expect(prune.standardOutput.contains("1 track(s) simplified for age"), "\(prune.standardOutput)")
+
+        // A profile that cannot be read is an error, not the built-in default.
+        let broken = try FairFuelExecutable.run(["store", "stats", "--db", db], environment: ["FAIRFUEL_BOARD": keep + "/missing.toml"])
+        #expect(broken.exitCode != 0)
+        #expect(broken.standardError.contains("cannot read the board profile"), "\(broken.standardError)")
+    }
+
     /// Days past the board profile's 1...36500 once overflowed the cutoff's milliseconds (SIGILL):
     /// every numeric option is refused as a usage error (64) naming its range, and nothing is pruned.
     @Test func outOfRangeNumbersAreUsageErrorsNamingTheRange() throws {
