@@ -58,7 +58,8 @@ struct RefuelCommand: ParsableCommand {
 
         func run() throws {
             let db = try store.open()
-            let vehicle = try db.vehicle()
+            let vehicle: VehicleProfile
+            do { vehicle = try db.vehicle() } catch { throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "read the vehicle")) }
             let units = DisplayUnits(vehicle: vehicle)
             let timestamp: Int64
             if let at {
@@ -85,7 +86,7 @@ struct RefuelCommand: ParsableCommand {
                 let others = BookChange(bills: change.bills.filter { $0.refuelID != id })
                 if !others.bills.isEmpty { print("other bills re-split:\n" + BookChangeText.text(others, units: units), terminator: "") }
             } catch {
-                throw UserFacingError("\(error)")
+                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "record the refuel"))
             }
             // A full fill may have recalibrated the fuel estimate: the running service takes it now.
             control.reloadIfRunning()
@@ -151,7 +152,9 @@ struct RefuelCommand: ParsableCommand {
         func run() throws {
             let db = try store.open()
             let change: BookChange
-            do { change = try db.removeRefuel(id: id, force: force) } catch { throw UserFacingError("\(error)") }
+            do { change = try db.removeRefuel(id: id, force: force) } catch {
+                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "remove refuel \(id)"))
+            }
             // The calibration may have changed: the running service takes it now.
             control.reloadIfRunning(quietly: json)
             if json {
@@ -192,11 +195,19 @@ struct RefuelCommand: ParsableCommand {
 
         func run() throws {
             let db = try store.open()
-            guard let bill = try db.refuels().first(where: { $0.id == id })?.refuel else { throw UserFacingError("no refuel with id \(id)") }
-            let currency = try bill.currency ?? db.vehicle().currency
+            let stored: RefuelInput?
+            let vehicle: VehicleProfile
+            do {
+                stored = try db.refuels().first(where: { $0.id == id })?.refuel
+                vehicle = try db.vehicle()
+            } catch {
+                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "read the fuel log"))
+            }
+            guard let bill = stored else { throw UserFacingError("no refuel with id \(id)") }
+            let currency = bill.currency ?? vehicle.currency
             var edit = RefuelEdit()
             if let at {
-                let zone = DisplayUnits(vehicle: try db.vehicle()).timeZone
+                let zone = DisplayUnits(vehicle: vehicle).timeZone
                 do { edit.atUTCMs = try ISO8601.parse(at, localIn: zone).millisecondsSinceEpoch } catch { throw ValidationError("--at: \(error)") }
             }
             edit.liters = liters ?? gallons.map { $0 * DisplayUnits.litersPerUSGallon }
@@ -211,7 +222,9 @@ struct RefuelCommand: ParsableCommand {
             if noOdometer { edit.odometerKilometers = .some(nil) }
             if let km = odometerKilometers ?? odometerMiles.map({ $0 * DisplayUnits.metersPerMile / 1000 }) { edit.odometerKilometers = km }
             let change: BookChange
-            do { change = try db.editRefuel(id: id, edit, force: force) } catch { throw UserFacingError("\(error)") }
+            do { change = try db.editRefuel(id: id, edit, force: force) } catch {
+                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "correct refuel \(id)"))
+            }
             control.reloadIfRunning(quietly: json)
             if json {
                 print(BookChangeText.json(change))
@@ -242,7 +255,9 @@ struct RefuelCommand: ParsableCommand {
                 guard !chosen.isEmpty else { throw UserFacingError("no refuel in \(period)") }
             }
             let settled: [Int64]
-            do { settled = try db.settleRefuels(chosen, atUTCMs: WallClock.utcMilliseconds()) } catch { throw UserFacingError("\(error)") }
+            do { settled = try db.settleRefuels(chosen, atUTCMs: WallClock.utcMilliseconds()) } catch {
+                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "settle the bills"))
+            }
             let already = chosen.filter { !settled.contains($0) }
             if !settled.isEmpty { print("settled: refuel(s) \(settled.map(String.init).joined(separator: ", ")); they never change again") }
             if !already.isEmpty { print("already settled: \(already.map(String.init).joined(separator: ", "))") }

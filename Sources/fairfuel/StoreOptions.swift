@@ -34,7 +34,7 @@ struct StoreOptions: ParsableArguments {
         } catch let error as UserFacingError {
             throw error
         } catch {
-            throw UserFacingError("cannot open the store \(resolvedPath): \(error)")
+            throw UserFacingError(StoreFailure.message(error, path: resolvedPath, doing: "open the store"))
         }
     }
 
