@@ -34,7 +34,7 @@ struct RefuelCommand: ParsableCommand {
         var station: String?
         @Option(help: "A free note.", transform: CheckedArgument.text)
         var note: String?
-        @Flag(help: "Go ahead even when a settled bill would move (it is kept as it was).")
+        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one, or a settled bill would move (it is kept as it was).")
         var force = false
         @OptionGroup var store: StoreOptions
         @OptionGroup var control: ControlOptions
@@ -63,7 +63,8 @@ struct RefuelCommand: ParsableCommand {
             let units = DisplayUnits(vehicle: vehicle)
             let timestamp: Int64
             if let at {
-                do { timestamp = try ISO8601.parse(at, localIn: units.timeZone).millisecondsSinceEpoch } catch { throw ValidationError("--at: \(error)") }
+                timestamp = try RefuelEntryChecks.instant(at, units: units)
+                try RefuelEntryChecks.refuseFuture(timestamp, units: units)
             } else {
                 timestamp = WallClock.utcMilliseconds()
             }
@@ -74,6 +75,9 @@ struct RefuelCommand: ParsableCommand {
                 throw ValidationError("--cost: \(error)")
             }
             let volume = liters ?? gallons! * DisplayUnits.litersPerUSGallon
+            try RefuelEntryChecks.refuseUnusualPrice(
+                cost: amount, liters: volume, atUTCMs: timestamp, currency: vehicle.currency,
+                log: try RefuelCommand.readLog(db), vehicleCurrency: vehicle.currency, units: units, force: force)
             let odometer = odometerKilometers ?? odometerMiles.map { $0 * DisplayUnits.metersPerMile / 1000 }
             let input = RefuelInput(
                 atUTCMs: timestamp, liters: volume, cost: amount, fullTank: !partial, odometerKilometers: odometer,
@@ -91,6 +95,11 @@ struct RefuelCommand: ParsableCommand {
             // A full fill may have recalibrated the fuel estimate: the running service takes it now.
             control.reloadIfRunning()
         }
+    }
+
+    /// The fuel log, with a clear message when the store cannot be read.
+    static func readLog(_ db: TripStore) throws -> [(id: Int64, refuel: RefuelInput)] {
+        do { return try db.refuels() } catch { throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "read the fuel log")) }
     }
 
     struct List: ParsableCommand {
@@ -179,7 +188,8 @@ struct RefuelCommand: ParsableCommand {
         @Option(name: .customLong("odometer-km"), help: "The odometer reading, km.") var odometerKilometers: Double?
         @Option(name: .customLong("odometer-mi"), help: "The odometer reading, miles.") var odometerMiles: Double?
         @Flag(name: .customLong("no-odometer"), help: "Forget the odometer reading.") var noOdometer = false
-        @Flag(help: "Go ahead even when another settled bill would move (it is kept as it was).") var force = false
+        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one, or another settled bill would move (it is kept as it was).")
+        var force = false
         @Flag(help: "Print the bills that moved as JSON.") var json = false
         @OptionGroup var store: StoreOptions
         @OptionGroup var control: ControlOptions
@@ -195,20 +205,17 @@ struct RefuelCommand: ParsableCommand {
 
         func run() throws {
             let db = try store.open()
-            let stored: RefuelInput?
+            let log = try RefuelCommand.readLog(db)
             let vehicle: VehicleProfile
-            do {
-                stored = try db.refuels().first(where: { $0.id == id })?.refuel
-                vehicle = try db.vehicle()
-            } catch {
-                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "read the fuel log"))
-            }
-            guard let bill = stored else { throw UserFacingError("no refuel with id \(id)") }
+            do { vehicle = try db.vehicle() } catch { throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "read the vehicle")) }
+            guard let bill = log.first(where: { $0.id == id })?.refuel else { throw UserFacingError("no refuel with id \(id)") }
             let currency = bill.currency ?? vehicle.currency
+            let units = DisplayUnits(vehicle: vehicle)
             var edit = RefuelEdit()
             if let at {
-                let zone = DisplayUnits(vehicle: vehicle).timeZone
-                do { edit.atUTCMs = try ISO8601.parse(at, localIn: zone).millisecondsSinceEpoch } catch { throw ValidationError("--at: \(error)") }
+                let instant = try RefuelEntryChecks.instant(at, units: units)
+                try RefuelEntryChecks.refuseFuture(instant, units: units)
+                edit.atUTCMs = instant
             }
             edit.liters = liters ?? gallons.map { $0 * DisplayUnits.litersPerUSGallon }
             if let cost {
@@ -221,6 +228,11 @@ struct RefuelCommand: ParsableCommand {
             if full || partial { edit.fullTank = full }
             if noOdometer { edit.odometerKilometers = .some(nil) }
             if let km = odometerKilometers ?? odometerMiles.map({ $0 * DisplayUnits.metersPerMile / 1000 }) { edit.odometerKilometers = km }
+            if edit.cost != nil || edit.liters != nil || edit.atUTCMs != nil {
+                try RefuelEntryChecks.refuseUnusualPrice(
+                    cost: edit.cost ?? bill.cost, liters: edit.liters ?? bill.liters, atUTCMs: edit.atUTCMs ?? bill.atUTCMs, currency: currency,
+                    excluding: id, log: log, vehicleCurrency: vehicle.currency, units: units, force: force)
+            }
             let change: BookChange
             do { change = try db.editRefuel(id: id, edit, force: force) } catch {
                 throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "correct refuel \(id)"))

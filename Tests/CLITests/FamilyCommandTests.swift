@@ -8,7 +8,11 @@ import TestSupport
 @Suite(.serialized) struct FamilyCommandTests {
     static let fixtures = PackagePaths.root + "/Tests/CLITests/Fixtures/family"
 
-    static func run(_ arguments: [String]) throws -> CommandResult { try FairFuelExecutable.run(arguments) }
+    /// The refuels entered here run into December 2026: "now", for the check that refuses a refuel
+    /// in the future, is after them, whatever day the tests run.
+    static func run(_ arguments: [String]) throws -> CommandResult {
+        try FairFuelExecutable.run(arguments, environment: ["FAIRFUEL_NOW": "2027-01-01T00:00:00Z"])
+    }
 
     /// Alice, Bob, the sample trip (Alice, 2026-11-20 08:00 UTC) and three refuels around it.
     static func familyStore() throws -> String {

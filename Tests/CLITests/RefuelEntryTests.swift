@@ -100,4 +100,52 @@ import TestSupport
         #expect(!result.standardError.contains("SQLite error"), "\(result.standardError)")
     }
 
+    /// A typo in the year once made a refuel in 2099, and `report --html` then showed that empty month.
+    @Test func aRefuelInTheFutureIsRefused() throws {
+        let db = try Self.emptyStore()
+        let future = try Self.run(["refuel", "--at", "2099-01-01", "--liters", "30", "--cost", "54", "--db", db])
+        #expect(future.exitCode == 64, "\(future.standardError)")
+        #expect(future.standardError.contains("is in the future"), "\(future.standardError)")
+        // Ten minutes of a clock running ahead are allowed, no more.
+        let now = ["FAIRFUEL_NOW": "2026-11-20T12:00:00Z"]
+        let ahead = try Self.run(["refuel", "--at", "2026-11-20T12:09:00Z", "--liters", "30", "--cost", "54", "--db", db], environment: now)
+        #expect(ahead.exitCode == 0, "\(ahead.standardError)")
+        let tooFar = try Self.run(["refuel", "--at", "2026-11-20T12:11:00Z", "--liters", "30", "--cost", "54", "--db", db], environment: now)
+        #expect(tooFar.exitCode == 64, "\(tooFar.standardError)")
+        #expect(tooFar.standardError.contains("2026-11-20 12:11 (UTC) is in the future (now is 2026-11-20 12:00)"), "\(tooFar.standardError)")
+        let edit = try Self.run(["refuel", "edit", "1", "--at", "2099-01-01T10:00", "--db", db])
+        #expect(edit.exitCode == 64, "\(edit.standardError)")
+        #expect(edit.standardError.contains("is in the future"), "\(edit.standardError)")
+        #expect(try Self.refuelCount(db) == 1)
+    }
+
+    /// 80 EUR for half a litre once went straight into the books; a price per litre outside a third
+    /// to three times the median of the car's earlier refuels now needs --force.
+    @Test func aPricePerLitreFarFromTheCarsIsRefusedUnlessForced() throws {
+        let db = try Self.emptyStore()
+        // Too little history for a usual price: anything goes.
+        for (day, cost) in [("05", "54.00"), ("06", "55.50"), ("07", "52.80")] {
+            let result = try Self.run(["refuel", "--at", "2026-11-\(day)T10:00Z", "--liters", "30", "--cost", cost, "--db", db])
+            #expect(result.exitCode == 0, "\(result.standardError)")
+        }
+        let typo = try Self.run(["refuel", "--at", "2026-11-08T10:00Z", "--liters", "0.5", "--cost", "80", "--db", db])
+        #expect(typo.exitCode != 0)
+        #expect(typo.standardError.contains("80.00 EUR for 0.50 L is 160.00 EUR/L, far from this car's usual 1.80 EUR/L"), "\(typo.standardError)")
+        #expect(typo.standardError.contains("--force"), "\(typo.standardError)")
+        let cheap = try Self.run(["refuel", "--at", "2026-11-08T10:00Z", "--liters", "40", "--cost", "20", "--db", db])
+        #expect(cheap.exitCode != 0)
+        #expect(cheap.standardError.contains("is 0.50 EUR/L"), "\(cheap.standardError)")
+        #expect(try Self.refuelCount(db) == 3)
+        let usual = try Self.run(["refuel", "--at", "2026-11-08T10:00Z", "--liters", "40", "--cost", "80", "--db", db])
+        #expect(usual.exitCode == 0, "\(usual.standardError)")
+        let forced = try Self.run(["refuel", "--at", "2026-11-09T10:00Z", "--liters", "0.5", "--cost", "80", "--force", "--db", db])
+        #expect(forced.exitCode == 0, "\(forced.standardError)")
+        // The same rule for a correction.
+        let edit = try Self.run(["refuel", "edit", "4", "--cost", "800", "--db", db])
+        #expect(edit.exitCode != 0)
+        #expect(edit.standardError.contains("is 20.00 EUR/L, far from this car's usual"), "\(edit.standardError)")
+        #expect(try Self.run(["refuel", "edit", "4", "--cost", "800", "--force", "--db", db]).exitCode == 0)
+        #expect(try Self.refuelCount(db) == 5)
+    }
+
 }
