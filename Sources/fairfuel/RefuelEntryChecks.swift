@@ -5,7 +5,7 @@ import FairFuelReports
 import FairFuelStore
 
 /// The typing mistakes `refuel` and `refuel edit` refuse before the store sees them: a time that
-/// has not come yet, and a price per litre far from the car's own.
+/// has not come yet or that the car's clock never showed, and a price per litre far from the car's own.
 enum RefuelEntryChecks {
     /// How far past the wall clock a refuel may be dated: a pump's or a phone's clock a little ahead.
     static let futureToleranceMs: Int64 = 10 * 60_000
@@ -17,9 +17,30 @@ enum RefuelEntryChecks {
         do { return try ISO8601.parse(text).millisecondsSinceEpoch } catch { throw ValidationError("$FAIRFUEL_NOW: \(error)") }
     }
 
-    /// The instant `--at` names: an offset or `Z` in the text wins; without one it is the car's wall clock.
+    /// The instant `--at` names: an offset or `Z` in the text wins; without one it is the car's wall
+    /// clock, and a time that clock skips (the spring change) is refused rather than moved past the gap.
+    /// In the autumn overlap, when the hour happens twice, it is the first of the two (`TimeZoneRules.utcMs`).
     static func instant(_ text: String, units: DisplayUnits) throws -> Int64 {
-        do { return try ISO8601.parse(text, localIn: units.timeZone).millisecondsSinceEpoch } catch { throw ValidationError("--at: \(error)") }
+        let instant: Int64
+        let wall: Int64?
+        do {
+            instant = try ISO8601.parse(text, localIn: units.timeZone).millisecondsSinceEpoch
+            wall = try ISO8601.wallClockWithoutOffset(text)
+        } catch {
+            throw ValidationError("--at: \(error)")
+        }
+        if let wall, let gap = units.timeZone.gap(containingLocalMs: wall) {
+            let from = ISO8601.dateMinute(utcMs: gap.fromLocalMs)
+            let to = ISO8601.dateMinute(utcMs: gap.toLocalMs)
+            // A date alone is its midnight: the offset goes after a time.
+            let typed = text.utf8.count == 10 ? text + "T00:00" : text
+            throw ValidationError(
+                "--at: \(text) does not exist in \(units.timeZone.name): the clocks jump from \(from) to \(to), "
+                    + "so no clock there showed it. Give an explicit offset, e.g. "
+                    + "\(typed)\(Self.offsetText(gap.offsetBeforeSeconds)) or \(typed)\(Self.offsetText(gap.offsetAfterSeconds)), "
+                    + "or a time outside the gap")
+        }
+        return instant
     }
 
     /// Refuses a refuel dated after now (beyond the tolerance): a typo in the year or the month.
@@ -71,5 +92,11 @@ enum RefuelEntryChecks {
             "\(units.moneyWithCurrency(cost)) for \(units.volumeText(liters: liters)) is \(text(price)), far from this car's usual "
                 + "\(text(usual)) (the median of its last \(count) refuels before it; more than "
                 + "\(Int(usualPriceFactor)) times off): check the cost and the volume, or add --force if they are right; nothing was changed")
+    }
+
+    static func offsetText(_ seconds: Int) -> String {
+        let minutes = abs(seconds) / 60
+        let hours = minutes / 60
+        return (seconds < 0 ? "-" : "+") + (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes % 60 < 10 ? "0" : "") + String(minutes % 60)
     }
 }

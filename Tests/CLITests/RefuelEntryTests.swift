@@ -148,4 +148,26 @@ import TestSupport
         #expect(try Self.refuelCount(db) == 5)
     }
 
+    /// In Berlin the clocks go from 02:00 to 03:00 on 2026-03-29: 02:30 was once stored as 03:30.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/Europe/Berlin")))
+    func aLocalTimeTheZoneSkipsIsRefused() throws {
+        let db = try Self.emptyStore()
+        #expect(try Self.run(["vehicle", "set", "--time-zone", "Europe/Berlin", "--db", db]).exitCode == 0)
+        let gap = try Self.run(["refuel", "--at", "2026-03-29T02:30", "--liters", "30", "--cost", "54", "--db", db])
+        #expect(gap.exitCode == 64, "\(gap.standardError)")
+        #expect(gap.standardError.contains("2026-03-29T02:30 does not exist in Europe/Berlin: the clocks jump from 2026-03-29 02:00 to 2026-03-29 03:00"),
+                "\(gap.standardError)")
+        #expect(gap.standardError.contains("2026-03-29T02:30+01:00 or 2026-03-29T02:30+02:00"), "\(gap.standardError)")
+        #expect(try Self.refuelCount(db) == 0)
+        // An explicit offset names an instant: accepted as typed.
+        #expect(try Self.run(["refuel", "--at", "2026-03-29T02:30+01:00", "--liters", "30", "--cost", "54", "--db", db]).exitCode == 0)
+        // The autumn hour happens twice: the first of the two (summer time), as documented.
+        #expect(try Self.run(["refuel", "--at", "2026-10-25T02:30", "--liters", "30", "--cost", "54", "--db", db]).exitCode == 0)
+        let edit = try Self.run(["refuel", "edit", "1", "--at", "2026-03-29T02:15", "--db", db])
+        #expect(edit.exitCode == 64, "\(edit.standardError)")
+        #expect(edit.standardError.contains("does not exist in Europe/Berlin"), "\(edit.standardError)")
+        let list = try Self.run(["refuel", "list", "--json", "--db", db]).standardOutput
+        #expect(list.contains("\"at_utc\":\"2026-03-29T01:30:00.000Z\""), "\(list)")
+        #expect(list.contains("\"at_utc\":\"2026-10-25T00:30:00.000Z\""), "\(list)")
+    }
 }
