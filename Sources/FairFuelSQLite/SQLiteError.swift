@@ -20,6 +20,8 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isDiskFull: Bool { primaryCode == SQLITE_FULL }
     public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
     public var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
+    /// The file or its directory cannot be written (permissions, a read-only file system or a read-only open).
+    public var isReadOnly: Bool { primaryCode == SQLITE_READONLY || primaryCode == SQLITE_PERM }
     /// The file itself is bad (corrupt, not a database, unreadable), not the moment (busy, locked, full).
     public var isUnreadableFile: Bool {
         isCorrupt || primaryCode == SQLITE_CANTOPEN || primaryCode == SQLITE_FORMAT

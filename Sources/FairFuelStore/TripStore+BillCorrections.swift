@@ -29,17 +29,18 @@ extension TripStore {
     /// refuel); every bill that moves is re-split and the calibration relearnt.
     public func editRefuel(id: Int64, _ edit: RefuelEdit, force: Bool = false) throws(StoreError) -> BookChange {
         guard !edit.isEmpty else { throw .invalid("nothing to change: say --liters, --cost, --at, --full, --partial or --odometer-km") }
-        guard var refuel = try refuels().first(where: { $0.id == id })?.refuel else { throw .notFound("no refuel with id \(id)") }
-        let vehicle = try vehicle()
-        if let at = edit.atUTCMs { refuel.atUTCMs = at }
-        if let liters = edit.liters { refuel.liters = liters }
-        if let cost = edit.cost { refuel.cost = cost }
-        if let full = edit.fullTank { refuel.fullTank = full }
-        if let odometer = edit.odometerKilometers { refuel.odometerKilometers = odometer }
-        var checked = refuel
-        checked.currency = nil  // the bill keeps its own currency, whatever the vehicle's is now
-        try validate(checked, vehicle: vehicle, excluding: id)
+        // Read and checked in the update's write transaction: another writer's refuel cannot slip in between.
         return try rebook(force: force) {
+            guard var refuel = try refuels().first(where: { $0.id == id })?.refuel else { throw StoreError.notFound("no refuel with id \(id)") }
+            let vehicle = try vehicle()
+            if let at = edit.atUTCMs { refuel.atUTCMs = at }
+            if let liters = edit.liters { refuel.liters = liters }
+            if let cost = edit.cost { refuel.cost = cost }
+            if let full = edit.fullTank { refuel.fullTank = full }
+            if let odometer = edit.odometerKilometers { refuel.odometerKilometers = odometer }
+            var checked = refuel
+            checked.currency = nil  // the bill keeps its own currency, whatever the vehicle's is now
+            try validate(checked, vehicle: vehicle, excluding: id)
             try requireUnsettled(refuel: id)
             try connection.run(
                 "UPDATE refuels SET at_utc_ms = ?, liters = ?, cost_minor = ?, full_tank = ?, odometer_km = ? WHERE id = ?",

@@ -84,11 +84,15 @@ extension TripStore {
     }
 
     /// `addRefuel`, with the bills it moved (the new one among them, with no shares before).
+    ///
+    /// The checks run in the insert's write transaction (BEGIN IMMEDIATE, waiting up to the
+    /// busy timeout for another writer): of two refuels entered at once, the second sees the
+    /// first and is refused by the same rule as when they come one after the other.
     public func addRefuelShowingChange(_ refuel: RefuelInput, force: Bool = false) throws(StoreError) -> (id: Int64, change: BookChange) {
-        let vehicle = try vehicle()
-        try validate(refuel, vehicle: vehicle)
         var id: Int64 = 0
         let change = try rebook(force: force) {
+            let vehicle = try vehicle()
+            try validate(refuel, vehicle: vehicle)
             try connection.run(
                 """
                 INSERT INTO refuels (at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note, currency,

@@ -19,7 +19,7 @@ struct PairingSecretCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
-        let db = try store.open()
+        let db = try store.open(creating: generate)
         if !generate {
             let isSet = (try? db.pairingSecretHex()) != nil
             print(isSet ? "a pairing secret is set (it is shown only when generated)" : "no pairing secret yet: run with --generate")

@@ -68,7 +68,7 @@ struct ProvisionCommand: ParsableCommand {
             func run() throws {
                 let tagIdentities = try tags.map(Self.tag)
                 let beaconIdentities = try beacons.map(Self.beacon)
-                let db = try store.open()
+                let db = try store.open(creating: true)
                 do {
                     if !newPerson, try db.driver(named: name) == nil, let removed = try db.removedDriver(named: name) {
                         try db.restoreDriver(removed.id, contact: contact, tags: tagIdentities, beacons: beaconIdentities)
@@ -257,7 +257,7 @@ struct ProvisionCommand: ParsableCommand {
                 do { _ = try TimeZoneDatabase.load(zone) } catch { throw UserFacingError("\(file): vehicle: time_zone: \(error)") }
             }
             let report: ProvisioningImportReport
-            do { report = try bundle.apply(to: try store.open()) } catch let error as UserFacingError { throw error } catch { throw UserFacingError("\(error)") }
+            do { report = try bundle.apply(to: try store.open(creating: true)) } catch let error as UserFacingError { throw error } catch { throw UserFacingError("\(error)") }
             print(report.text, terminator: "")
             if report.changed { control.reloadIfRunning() }
         }

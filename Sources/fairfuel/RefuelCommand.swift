@@ -34,7 +34,7 @@ struct RefuelCommand: ParsableCommand {
         var station: String?
         @Option(help: "A free note.", transform: CheckedArgument.text)
         var note: String?
-        @Flag(help: "Go ahead even when a settled bill would move (it is kept as it was).")
+        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one, or a settled bill would move (it is kept as it was).")
         var force = false
         @OptionGroup var store: StoreOptions
         @OptionGroup var control: ControlOptions
@@ -58,11 +58,13 @@ struct RefuelCommand: ParsableCommand {
 
         func run() throws {
             let db = try store.open()
-            let vehicle = try db.vehicle()
+            let vehicle: VehicleProfile
+            do { vehicle = try db.vehicle() } catch { throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "read the vehicle")) }
             let units = DisplayUnits(vehicle: vehicle)
             let timestamp: Int64
             if let at {
-                do { timestamp = try ISO8601.parse(at, localIn: units.timeZone).millisecondsSinceEpoch } catch { throw ValidationError("--at: \(error)") }
+                timestamp = try RefuelEntryChecks.instant(at, units: units)
+                try RefuelEntryChecks.refuseFuture(timestamp, units: units)
             } else {
                 timestamp = WallClock.utcMilliseconds()
             }
@@ -73,6 +75,9 @@ struct RefuelCommand: ParsableCommand {
                 throw ValidationError("--cost: \(error)")
             }
             let volume = liters ?? gallons! * DisplayUnits.litersPerUSGallon
+            try RefuelEntryChecks.refuseUnusualPrice(
+                cost: amount, liters: volume, atUTCMs: timestamp, currency: vehicle.currency,
+                log: try RefuelCommand.readLog(db), vehicleCurrency: vehicle.currency, units: units, force: force)
             let odometer = odometerKilometers ?? odometerMiles.map { $0 * DisplayUnits.metersPerMile / 1000 }
             let input = RefuelInput(
                 atUTCMs: timestamp, liters: volume, cost: amount, fullTank: !partial, odometerKilometers: odometer,
@@ -85,11 +90,16 @@ struct RefuelCommand: ParsableCommand {
                 let others = BookChange(bills: change.bills.filter { $0.refuelID != id })
                 if !others.bills.isEmpty { print("other bills re-split:\n" + BookChangeText.text(others, units: units), terminator: "") }
             } catch {
-                throw UserFacingError("\(error)")
+                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "record the refuel"))
             }
             // A full fill may have recalibrated the fuel estimate: the running service takes it now.
             control.reloadIfRunning()
         }
+    }
+
+    /// The fuel log, with a clear message when the store cannot be read.
+    static func readLog(_ db: TripStore) throws -> [(id: Int64, refuel: RefuelInput)] {
+        do { return try db.refuels() } catch { throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "read the fuel log")) }
     }
 
     struct List: ParsableCommand {
@@ -151,7 +161,9 @@ struct RefuelCommand: ParsableCommand {
         func run() throws {
             let db = try store.open()
             let change: BookChange
-            do { change = try db.removeRefuel(id: id, force: force) } catch { throw UserFacingError("\(error)") }
+            do { change = try db.removeRefuel(id: id, force: force) } catch {
+                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "remove refuel \(id)"))
+            }
             // The calibration may have changed: the running service takes it now.
             control.reloadIfRunning(quietly: json)
             if json {
@@ -176,7 +188,8 @@ struct RefuelCommand: ParsableCommand {
         @Option(name: .customLong("odometer-km"), help: "The odometer reading, km.") var odometerKilometers: Double?
         @Option(name: .customLong("odometer-mi"), help: "The odometer reading, miles.") var odometerMiles: Double?
         @Flag(name: .customLong("no-odometer"), help: "Forget the odometer reading.") var noOdometer = false
-        @Flag(help: "Go ahead even when another settled bill would move (it is kept as it was).") var force = false
+        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one, or another settled bill would move (it is kept as it was).")
+        var force = false
         @Flag(help: "Print the bills that moved as JSON.") var json = false
         @OptionGroup var store: StoreOptions
         @OptionGroup var control: ControlOptions
@@ -192,12 +205,17 @@ struct RefuelCommand: ParsableCommand {
 
         func run() throws {
             let db = try store.open()
-            guard let bill = try db.refuels().first(where: { $0.id == id })?.refuel else { throw UserFacingError("no refuel with id \(id)") }
-            let currency = try bill.currency ?? db.vehicle().currency
+            let log = try RefuelCommand.readLog(db)
+            let vehicle: VehicleProfile
+            do { vehicle = try db.vehicle() } catch { throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "read the vehicle")) }
+            guard let bill = log.first(where: { $0.id == id })?.refuel else { throw UserFacingError("no refuel with id \(id)") }
+            let currency = bill.currency ?? vehicle.currency
+            let units = DisplayUnits(vehicle: vehicle)
             var edit = RefuelEdit()
             if let at {
-                let zone = DisplayUnits(vehicle: try db.vehicle()).timeZone
-                do { edit.atUTCMs = try ISO8601.parse(at, localIn: zone).millisecondsSinceEpoch } catch { throw ValidationError("--at: \(error)") }
+                let instant = try RefuelEntryChecks.instant(at, units: units)
+                try RefuelEntryChecks.refuseFuture(instant, units: units)
+                edit.atUTCMs = instant
             }
             edit.liters = liters ?? gallons.map { $0 * DisplayUnits.litersPerUSGallon }
             if let cost {
@@ -210,8 +228,15 @@ struct RefuelCommand: ParsableCommand {
             if full || partial { edit.fullTank = full }
             if noOdometer { edit.odometerKilometers = .some(nil) }
             if let km = odometerKilometers ?? odometerMiles.map({ $0 * DisplayUnits.metersPerMile / 1000 }) { edit.odometerKilometers = km }
+            if edit.cost != nil || edit.liters != nil || edit.atUTCMs != nil {
+                try RefuelEntryChecks.refuseUnusualPrice(
+                    cost: edit.cost ?? bill.cost, liters: edit.liters ?? bill.liters, atUTCMs: edit.atUTCMs ?? bill.atUTCMs, currency: currency,
+                    excluding: id, log: log, vehicleCurrency: vehicle.currency, units: units, force: force)
+            }
             let change: BookChange
-            do { change = try db.editRefuel(id: id, edit, force: force) } catch { throw UserFacingError("\(error)") }
+            do { change = try db.editRefuel(id: id, edit, force: force) } catch {
+                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "correct refuel \(id)"))
+            }
             control.reloadIfRunning(quietly: json)
             if json {
                 print(BookChangeText.json(change))
@@ -242,7 +267,9 @@ struct RefuelCommand: ParsableCommand {
                 guard !chosen.isEmpty else { throw UserFacingError("no refuel in \(period)") }
             }
             let settled: [Int64]
-            do { settled = try db.settleRefuels(chosen, atUTCMs: WallClock.utcMilliseconds()) } catch { throw UserFacingError("\(error)") }
+            do { settled = try db.settleRefuels(chosen, atUTCMs: WallClock.utcMilliseconds()) } catch {
+                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "settle the bills"))
+            }
             let already = chosen.filter { !settled.contains($0) }
             if !settled.isEmpty { print("settled: refuel(s) \(settled.map(String.init).joined(separator: ", ")); they never change again") }
             if !already.isEmpty { print("already settled: \(already.map(String.init).joined(separator: ", "))") }

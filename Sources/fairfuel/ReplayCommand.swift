@@ -51,7 +51,7 @@ struct ReplayCommand: ParsableCommand {
                 throw UserFacingError("cannot read capture \(capture): \(error.reason)")
             }
         }
-        let db = try store.open()
+        let db = try store.open(creating: true)
         // Nor may the third be one the store has seen (or the first again): its trips would be billed twice.
         var fingerprints: [String?] = []
         for capture in captures {

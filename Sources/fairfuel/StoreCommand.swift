@@ -12,12 +12,13 @@ struct StoreCommand: ParsableCommand {
         abstract: "Check, measure and prune the store.",
         subcommands: [Check.self, Stats.self, Prune.self])
 
-    /// The board profile's `[store]` retention, with the command line's overrides.
-    static func retention(budgetBytes: Int64?, maxAgeDays: Int?) -> RetentionPolicy {
-        let store = BoardProfile.piZero2W.store
+    /// The `[store]` retention of the board profile the service runs with (`$FAIRFUEL_BOARD`, as every
+    /// command reads it), with the command line's overrides.
+    static func retention(_ options: StoreOptions, budgetBytes: Int64? = nil, maxAgeDays: Int? = nil) throws -> RetentionPolicy {
+        let store = try options.board(for: "its [store] retention").store
         return RetentionPolicy(
             diskBudgetBytes: budgetBytes ?? store.diskBudgetBytes, tripPointMaxAgeDays: maxAgeDays ?? store.tripPointMaxAgeDays,
-            eventLogMaxRows: store.eventLogMaxRows)
+            eventLogMaxRows: store.eventLogMaxRows, diskReserveBytes: store.diskReserveBytes)
     }
 
     struct Check: ParsableCommand {
@@ -60,7 +61,7 @@ struct StoreCommand: ParsableCommand {
             } catch {
                 throw UserFacingError("cannot read \(store.resolvedPath): \(error)")
             }
-            let budget = StoreCommand.retention(budgetBytes: nil, maxAgeDays: nil).diskBudgetBytes
+            let budget = try StoreCommand.retention(store).diskBudgetBytes
             let levels = statistics.sessionsByTrackLevel
             if json {
                 var line = JSONLine()
@@ -108,9 +109,21 @@ struct StoreCommand: ParsableCommand {
         var maxAgeDays: Int?
         @OptionGroup var store: StoreOptions
 
+        /// The board profile's range for the same setting: a larger age overflows the cutoff's milliseconds.
+        static let maxAgeDaysRange = BoardProfile.allowedRange(section: "store", key: "trip_point_max_age_days")!
+        /// Down to 1 MiB, below the profile's floor, so that a technician can try a squeeze on a copy; up to the profile's ceiling.
+        static let budgetBytesRange = (Int64(1) << 20)...BoardProfile.allowedRange(section: "store", key: "disk_budget_bytes")!.upperBound
+
         func validate() throws {
-            if let budgetBytes, budgetBytes < 1 << 20 { throw ValidationError("--budget-bytes must be at least 1048576") }
-            if let maxAgeDays, maxAgeDays < 1 { throw ValidationError("--max-age-days must be at least 1") }
+            if let budgetBytes, !Self.budgetBytesRange.contains(budgetBytes) {
+                throw ValidationError(
+                    "--budget-bytes must be \(Self.budgetBytesRange.lowerBound)...\(Self.budgetBytesRange.upperBound) bytes, not \(budgetBytes)")
+            }
+            if let maxAgeDays, !Self.maxAgeDaysRange.contains(Int64(maxAgeDays)) {
+                throw ValidationError(
+                    "--max-age-days must be \(Self.maxAgeDaysRange.lowerBound)...\(Self.maxAgeDaysRange.upperBound) days "
+                        + "(as the board profile's store.trip_point_max_age_days), not \(maxAgeDays)")
+            }
         }
 
         func run() throws {
@@ -118,7 +131,8 @@ struct StoreCommand: ParsableCommand {
             if let now {
                 do { nowMs = try ISO8601.parse(now).millisecondsSinceEpoch } catch { throw ValidationError("--now: \(error)") }
             }
-            let configuration = StoreConfiguration(retention: StoreCommand.retention(budgetBytes: budgetBytes, maxAgeDays: maxAgeDays))
+            try store.requireExisting()
+            let configuration = StoreConfiguration(retention: try StoreCommand.retention(store, budgetBytes: budgetBytes, maxAgeDays: maxAgeDays))
             let report: RetentionReport
             let files = SQLiteDatabaseFiles(path: store.resolvedPath)
             do {

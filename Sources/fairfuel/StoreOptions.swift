@@ -16,9 +16,15 @@ struct StoreOptions: ParsableArguments {
         return BoardProfile.piZero2W.store.path
     }
 
-    /// Opens the store for writing, with a clear error on failure. A store this opens at a new
-    /// path is removed again if the command then fails (`FreshStore`): a failing command creates nothing.
-    func open() throws -> TripStore {
+    /// Opens the store for writing, with a clear error on failure.
+    ///
+    /// Only the commands that set a car up or record its driving create a store (`creating`:
+    /// `run`, `replay`, `provision driver add|import|pairing-secret --generate`, `vehicle set`);
+    /// any other refuses a path with no store, so that a mistyped `--db` never takes a refuel
+    /// away from the real books. A store this opens at a new path is removed again if the command
+    /// then fails (`FreshStore`): a failing command creates nothing.
+    func open(creating: Bool = false) throws -> TripStore {
+        if !creating { try requireExisting() }
         do {
             let isNew = !FileOperations.exists(resolvedPath)
             let store = try TripStore(path: resolvedPath)
@@ -28,7 +34,7 @@ struct StoreOptions: ParsableArguments {
         } catch let error as UserFacingError {
             throw error
         } catch {
-            throw UserFacingError("cannot open the store \(resolvedPath): \(error)")
+            throw UserFacingError(StoreFailure.message(error, path: resolvedPath, doing: "open the store"))
         }
     }
 
@@ -36,20 +42,32 @@ struct StoreOptions: ParsableArguments {
     /// installed one if readable): a refuel or correction typed here queues its uplink message
     /// in the same transaction, as the service's own records do.
     func uplinkOfBoard() throws -> BoardProfile.Uplink? {
+        try board(for: "its [uplink]").uplink
+    }
+
+    /// The board profile the service runs with: `$FAIRFUEL_BOARD`, else the installed one if readable,
+    /// else the built-in default; `purpose` says in an error what it was read for.
+    func board(for purpose: String) throws -> BoardProfile {
         do {
-            return try ServiceDaemon.loadBoard(path: ProcessEnvironment.value("FAIRFUEL_BOARD").flatMap { $0.isEmpty ? nil : $0 }).uplink
+            return try ServiceDaemon.loadBoard(path: ProcessEnvironment.value("FAIRFUEL_BOARD").flatMap { $0.isEmpty ? nil : $0 })
         } catch {
-            throw UserFacingError("cannot read the board profile for its [uplink]: \(error)")
+            throw UserFacingError("cannot read the board profile for \(purpose): \(error)")
+        }
+    }
+
+    /// Refuses a path with no store, saying which commands create one (rather than SQLite's "unable to open").
+    func requireExisting() throws {
+        guard FileOperations.exists(resolvedPath) else {
+            throw UserFacingError(
+                "no store at \(resolvedPath) yet: `fairfuel run` creates it, as do `replay`, "
+                    + "`provision driver add`, `provision import`, `provision pairing-secret --generate` and `vehicle set` "
+                    + "(give --db or $FAIRFUEL_DB for another path)")
         }
     }
 
     func openReadOnly() throws -> TripStore {
-        // A reading command creates nothing; say what creates a store rather than SQLite's "unable to open".
-        guard FileOperations.exists(resolvedPath) else {
-            throw UserFacingError(
-                "no store at \(resolvedPath) yet: `fairfuel run` creates it, as do `provision` and `vehicle set` "
-                    + "(give --db or $FAIRFUEL_DB for another path)")
-        }
+        // A reading command creates nothing.
+        try requireExisting()
         do {
             return try TripStore(path: resolvedPath, readOnly: true)
         } catch {

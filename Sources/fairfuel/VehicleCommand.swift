@@ -69,7 +69,7 @@ struct VehicleCommand: ParsableCommand {
         }
 
         func run() throws {
-            let db = try store.open()
+            let db = try store.open(creating: true)
             var v = try db.vehicle()
             if let name { v.name = name }
             if let litersPer100km { v.ratedLitersPer100km = litersPer100km }

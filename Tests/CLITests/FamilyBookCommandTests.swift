@@ -6,7 +6,11 @@ import TestSupport
 /// end to end through the real executable and a real store: after every step each bill's shares
 /// sum to it to the cent, and bad input changes nothing.
 @Suite(.serialized) struct FamilyBookCommandTests {
-    static func run(_ arguments: [String]) throws -> CommandResult { try FairFuelExecutable.run(arguments) }
+    /// The refuels entered here run into December 2026: "now", for the check that refuses a refuel
+    /// in the future, is after them, whatever day the tests run.
+    static func run(_ arguments: [String]) throws -> CommandResult {
+        try FairFuelExecutable.run(arguments, environment: ["FAIRFUEL_NOW": "2027-01-01T00:00:00Z"])
+    }
 
     static func json(_ arguments: [String], db: String) throws -> Any {
         let result = try run(arguments + ["--db", db])

@@ -65,6 +65,37 @@ import TestSupport
         }
     }
 
+    /// A mistyped --db once made a new store, and the refuel went into it instead of the real books:
+    /// only run, replay, provision driver add|import|pairing-secret --generate and vehicle set create one.
+    @Test func writingToAStoreThatIsNotThereIsRefusedAndCreatesNothing() throws {
+        let db = Self.temporaryDB()
+        let directory = (db as NSString).deletingLastPathComponent
+        let writes: [[String]] = [
+            ["refuel", "--liters", "30", "--cost", "50"],
+            ["refuel", "add", "--at", "2026-11-20T09:00Z", "--liters", "30", "--cost", "50"],
+            ["refuel", "edit", "1", "--liters", "31"],
+            ["refuel", "remove", "1"],
+            ["refuel", "settle", "1"],
+            ["trips", "assign", "1", "Alice"],
+            ["trips", "delete", "1"],
+            ["provision", "pairing-secret"],
+            ["provision", "driver", "rename", "Alice", "Alicia"],
+            ["provision", "driver", "remove", "Alice"],
+            ["store", "prune"],
+        ]
+        for arguments in writes {
+            let result = try Self.run(arguments + ["--db", db])
+            #expect(result.exitCode != 0, "\(arguments)")
+            #expect(result.standardError.contains("no store at \(db) yet: `fairfuel run` creates it, as do `replay`, `provision driver add`"),
+                    "\(arguments): \(result.standardError)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [], "\(arguments) left files behind")
+        }
+        // The first provisioning still starts from nothing.
+        let secret = try Self.run(["provision", "pairing-secret", "--generate", "--db", db])
+        #expect(secret.exitCode == 0, "\(secret.standardError)")
+        #expect(FileManager.default.fileExists(atPath: db))
+    }
+
     @Test func anEmptyStoreSaysWhatFillsIt() throws {
         let db = Self.temporaryDB()
         #expect(try Self.run(["vehicle", "set", "--name", "Golf", "--db", db]).exitCode == 0)
@@ -147,5 +178,63 @@ import TestSupport
         #expect(after == size(db) + size(db + "-wal") + size(db + "-reserve"), "\(prune.standardOutput)")
         #expect(prune.standardOutput.contains("WAL 0)"))
         #expect(prune.standardOutput.contains("1 track(s) simplified for age"))
+    }
+
+    /// `store stats` and `store prune` read the board profile from $FAIRFUEL_BOARD, as every other
+    /// command does: its one-day age limit thins the demo's track, and its budget is the one shown.
+    @Test func statsAndPruneFollowTheBoardProfileInTheEnvironment() throws {
+        let keep = NSTemporaryDirectory() + "fairfuel-prune-board-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: keep) }
+        let demo = try FairFuelExecutable.run([
+            "demo", "--scenario", PackagePaths.root + "/scenarios/short-drive.scenario", "--speed", "1000", "--idle-speed", "20000",
+            "--quiet", "--keep", keep,
+        ])
+        #expect(demo.exitCode == 0, "\(demo.standardError)")
+        let db = keep + "/fairfuel.db"
+        var profile = try BoardFiles.text("x86-64-dev.toml")
+        for (from, to) in [("disk_budget_bytes = 1_073_741_824", "disk_budget_bytes = 123_456_789"),
+                           ("trip_point_max_age_days = 400", "trip_point_max_age_days = 1")] {
+            #expect(profile.contains(from), "x86-64-dev.toml no longer sets \(from)")
+            profile = profile.replacingOccurrences(of: from, with: to)
+        }
+        let board = keep + "/board.toml"
+        try profile.write(toFile: board, atomically: true, encoding: .utf8)
+        let environment = ["FAIRFUEL_BOARD": board]
+
+        let stats = try FairFuelExecutable.run(["store", "stats", "--json", "--db", db], environment: environment)
+        #expect(stats.exitCode == 0, "\(stats.standardError)")
+        #expect(stats.standardOutput.contains("\"budget_bytes\":123456789"), "\(stats.standardOutput)")
+        let text = try FairFuelExecutable.run(["store", "stats", "--db", db], environment: environment)
+        #expect(text.standardOutput.contains("budget        123456789 bytes"), "\(text.standardOutput)")
+
+        let prune = try FairFuelExecutable.run(["store", "prune", "--db", db, "--now", "2027-01-01T00:00:00Z"], environment: environment)
+        #expect(prune.exitCode == 0, "\(prune.standardError)")
+        #expect(prune.standardOutput.contains("1 track(s) simplified for age"), "\(prune.standardOutput)")
+
+        // A profile that cannot be read is an error, not the built-in default.
+        let broken = try FairFuelExecutable.run(["store", "stats", "--db", db], environment: ["FAIRFUEL_BOARD": keep + "/missing.toml"])
+        #expect(broken.exitCode != 0)
+        #expect(broken.standardError.contains("cannot read the board profile"), "\(broken.standardError)")
+    }
+
+    /// Days past the board profile's 1...36500 once overflowed the cutoff's milliseconds (SIGILL):
+    /// every numeric option is refused as a usage error (64) naming its range, and nothing is pruned.
+    @Test func outOfRangeNumbersAreUsageErrorsNamingTheRange() throws {
+        let db = StoreCommandTests.temporaryDB()
+        #expect(try FairFuelExecutable.run(["vehicle", "set", "--name", "Golf", "--db", db]).exitCode == 0)
+        let cases: [([String], String)] = [
+            (["--max-age-days", "106751991168"], "--max-age-days must be 1...36500 days"),
+            (["--max-age-days", "36501"], "--max-age-days must be 1...36500 days"),
+            (["--max-age-days", "0"], "--max-age-days must be 1...36500 days"),
+            (["--budget-bytes", "9223372036854775807"], "--budget-bytes must be 1048576...1125899906842624 bytes"),
+            (["--budget-bytes", "1048575"], "--budget-bytes must be 1048576...1125899906842624 bytes"),
+        ]
+        for (options, message) in cases {
+            let result = try FairFuelExecutable.run(["store", "prune", "--now", "2026-11-26T00:00Z", "--db", db] + options)
+            #expect(result.exitCode == 64, "\(options): \(result.exitCode) \(result.standardError)")
+            #expect(result.standardError.contains(message), "\(options): \(result.standardError)")
+        }
+        let edges = try FairFuelExecutable.run(["store", "prune", "--now", "2026-11-26T00:00Z", "--max-age-days", "36500", "--budget-bytes", "1125899906842624", "--db", db])
+        #expect(edges.exitCode == 0, "\(edges.standardError)")
     }
 }

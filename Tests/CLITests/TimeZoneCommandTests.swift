@@ -11,7 +11,11 @@ import TestSupport
 struct TimeZoneCommandTests {
     static let fixtures = PackagePaths.root + "/Tests/CLITests/Fixtures/family"
 
-    static func run(_ arguments: [String]) throws -> CommandResult { try FairFuelExecutable.run(arguments) }
+    /// A refuel entered here is dated 2026-12-01 UTC: "now", for the check that refuses a refuel in the
+    /// future, is after it, whatever day the tests run.
+    static func run(_ arguments: [String]) throws -> CommandResult {
+        try FairFuelExecutable.run(arguments, environment: ["FAIRFUEL_NOW": "2027-01-01T00:00:00Z"])
+    }
 
     static func honoluluStore() throws -> String {
         let db = try FamilyCommandTests.familyStore()

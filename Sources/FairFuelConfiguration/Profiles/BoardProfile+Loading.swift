@@ -54,6 +54,12 @@ extension BoardProfile: TOMLProfile {
         return schema.sections.first { $0.name == section }?.fields.map(\.key) ?? []
     }
 
+    /// The values an integer key of `section` allows in a profile, so that a command-line
+    /// override of the same setting checks the same range; nil for an unknown or non-integer key.
+    public static func allowedRange(section: String, key: String) -> ClosedRange<Int64>? {
+        schema.sections.first { $0.name == section }?.fields.first { $0.key == key }?.integerRange
+    }
+
     /// Checks that tie two keys together; an error points at the first of them the file sets.
     private func checkAcrossSections(lines: [String: Int]) throws(ProfileError) {
         func fail(_ key: String, _ other: String, _ value: String, _ allowed: String) -> ProfileError {

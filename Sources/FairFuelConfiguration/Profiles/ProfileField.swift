@@ -19,6 +19,8 @@ struct ProfileField<Profile: Sendable>: Sendable {
     let decode: @Sendable (inout Profile, TOMLValue, Origin) throws(ProfileError) -> Void
     /// nil leaves the key out (an optional that is not set).
     let encode: @Sendable (Profile) -> TOMLValue?
+    /// The values an integer key allows; nil for any other kind of key.
+    var integerRange: ClosedRange<Int64>? = nil
 }
 
 extension ProfileField {
@@ -32,7 +34,7 @@ extension ProfileField {
             decode: { profile, value, origin throws(ProfileError) in
                 profile[keyPath: path] = try Self.checkedInteger(value, origin, range, rule, check)
             },
-            encode: { .integer(Int64($0[keyPath: path])) })
+            encode: { .integer(Int64($0[keyPath: path])) }, integerRange: range)
     }
 
     /// Like `integer`, for a key that may be absent (nil).
@@ -45,7 +47,7 @@ extension ProfileField {
             decode: { profile, value, origin throws(ProfileError) in
                 profile[keyPath: path] = try Self.checkedInteger(value, origin, range, rule, nil) as T
             },
-            encode: { profile in profile[keyPath: path].map { .integer(Int64($0)) } })
+            encode: { profile in profile[keyPath: path].map { .integer(Int64($0)) } }, integerRange: range)
     }
 
     private static func checkedInteger<T: FixedWidthInteger>(

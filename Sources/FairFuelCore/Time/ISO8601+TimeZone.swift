@@ -10,6 +10,13 @@ extension ISO8601 {
         return UTCTimestamp(millisecondsSinceEpoch: zone.utcMs(localMs: parts.wallMs))
     }
 
+    /// The wall-clock time `text` names (milliseconds since 1970-01-01T00:00 of that clock) when it
+    /// gives no offset and no `Z`; nil when it gives one (it then names an instant, whatever the zone).
+    public static func wallClockWithoutOffset(_ text: String) throws(ParseError) -> Int64? {
+        let parts = try wallClock(text)
+        return parts.offsetMinutes == nil ? parts.wallMs : nil
+    }
+
     /// `rangeBound(_:endOfDay:)` in `zone`: a date alone is its local midnight, or with
     /// `endOfDay` the next local midnight (a day of 23 or 25 hours when the clocks change).
     public static func rangeBound(_ text: String, endOfDay: Bool, localIn zone: TimeZoneRules) throws(ParseError) -> Int64 {

@@ -86,6 +86,27 @@ import TestSupport
     }
 
     /// The version 1 part of a real file, alone, read as a version 1 file: 32-bit times to 2037, no footer.
+    /// A wall time the clocks jump over has no instant; `utcMs(localMs:)` reads it past the jump,
+    /// so callers that must not guess ask for the gap (Berlin: an hour; Lord Howe: half an hour).
+    @Test func gapsAreFoundAndOverlapsAreNot() throws {
+        let berlin = try Self.rules("Europe/Berlin")
+        let spring = try #require(berlin.gap(containingLocalMs: Self.ms(2026, 3, 29, 2, 30)))
+        #expect(spring == WallClockGap(
+            fromLocalMs: Self.ms(2026, 3, 29, 2), toLocalMs: Self.ms(2026, 3, 29, 3), offsetBeforeSeconds: 3600, offsetAfterSeconds: 7200))
+        #expect(berlin.gap(containingLocalMs: Self.ms(2026, 3, 29, 2)) == spring)
+        #expect(berlin.gap(containingLocalMs: Self.ms(2026, 3, 29, 2, 59, 59) + 999) == spring)
+        #expect(berlin.gap(containingLocalMs: Self.ms(2026, 3, 29, 1, 59, 59) + 999) == nil)
+        #expect(berlin.gap(containingLocalMs: Self.ms(2026, 3, 29, 3)) == nil)
+        // The autumn hour exists twice: no gap.
+        #expect(berlin.gap(containingLocalMs: Self.ms(2026, 10, 25, 2, 30)) == nil)
+        let lordHowe = try Self.rules("Australia/Lord_Howe")
+        let halfHour = try #require(lordHowe.gap(containingLocalMs: Self.ms(2026, 10, 4, 2, 10)))
+        #expect(halfHour.toLocalMs - halfHour.fromLocalMs == 1_800_000)
+        #expect(halfHour.fromLocalMs == Self.ms(2026, 10, 4, 2))
+        #expect(TimeZoneRules.utc.gap(containingLocalMs: Self.ms(2026, 3, 29, 2, 30)) == nil)
+        for extreme in [Int64.min, Int64.max, Int64.min + 1, Int64.max - 1] { _ = berlin.gap(containingLocalMs: extreme) }
+    }
+
     @Test func versionOneFile() throws {
         let bytes = try Self.bytes("Europe/Berlin")
         func count(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
