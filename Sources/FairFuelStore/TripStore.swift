@@ -12,13 +12,16 @@ import Synchronization
 /// them read committed data while the writer works, and never blocks it).
 public final class TripStore {
     public let path: String
-    /// The writer's (or reader's) connection; replaced by `reopen()`.
+    /// The writer's (or reader's) connection; replaced by `reopen()` and when a deleted file is put back.
     public private(set) var connection: SQLiteConnection
     /// The VFS the connection goes through (nil: SQLite's default), for reopening.
     let vfsName: String?
     /// The WAL index lives in this process's memory (the store was opened on a full disk): other
     /// processes cannot read the store until `reopen()` is done with room on the disk.
     public private(set) var walIndexIsPrivate: Bool
+    /// The file the connection opened at `path`: a different one (or none) means the store was
+    /// deleted or replaced under the service (`checkFileStillInPlace()`).
+    var fileIdentity: FileIdentity?
     public let configuration: StoreConfiguration
     /// The counting VFS the connection goes through, when the configuration asked for one.
     let countingVFS: SQLiteCountingVFS?
@@ -73,6 +76,7 @@ public final class TripStore {
         }
         self.vfsName = vfsName
         walIndexIsPrivate = privateWALIndex
+        fileIdentity = SQLiteDatabaseFiles.identity(of: path)
         if readOnly {
             let applied = try Migrator(StoreSchema.migrations).applied(in: connection, create: false)
             let known = Set(StoreSchema.migrations.map(\.name))
@@ -143,7 +147,7 @@ public final class TripStore {
     }
 
     /// Closes the connection and opens the file at `path` again, with the shared WAL index:
-    /// after a start on a full disk once there is room.
+    /// after a start on a full disk once there is room, and after a deleted file was put back.
     /// `between` runs with no connection open (the old one's last checkpoint done). When the
     /// file cannot be opened again, the store goes on with a connection as it was opened at first.
     public func reopen(between: () -> Void = {}) throws(StoreError) {
@@ -158,8 +162,10 @@ public final class TripStore {
             if let again = try? Self.openConnection(path: path, readOnly: false, vfs: vfsName, configuration: configuration, privateIndex: privateBefore) {
                 connection = again
             }
+            fileIdentity = SQLiteDatabaseFiles.identity(of: path)
             throw .sqlite(error)
         }
+        fileIdentity = SQLiteDatabaseFiles.identity(of: path)
     }
 
     private static func limitPageCache(_ connection: SQLiteConnection, kib: Int) throws(SQLiteError) {

@@ -48,8 +48,10 @@ public final class ServiceRuntime {
     public let core: ServiceCore
     let store: TripStore
     /// What happened to the store file that `status` should say (`store_note`): a start on a
-    /// full disk; nil when nothing did.
+    /// full disk, a deleted file written back; nil when nothing did.
     private var storeNote: String?
+    /// The store file is gone or replaced and could not be written back yet (logged once).
+    private var storeFileMissing = false
     /// Writes the domain's output into the store (sessions at once, trip points in batches).
     private let recorder: SessionRecorder
     /// gpsd as the GNSS source, when the board profile says `gnss.source = gpsd`.
@@ -287,8 +289,23 @@ public final class ServiceRuntime {
         }
     }
 
-    /// Every second: a store opened on a full disk shares its WAL index again once there is room.
+    /// Every second: the store file deleted or replaced under the service is written back from
+    /// the open connection; a store opened on a full disk shares its WAL index again once there is room.
     private func checkStoreFile() {
+        switch store.checkFileInPlace(wallClockUTCMs: WallClock.utcMilliseconds()) {
+        case .inPlace:
+            break
+        case let .restored(movedTo):
+            storeFileMissing = false
+            storeNote = "the store file was deleted while the service ran; written back from the open connection"
+                + (movedTo.map { " (the file found in its place was moved to \($0))" } ?? "")
+        case let .notRestored(reason):
+            if !storeFileMissing {
+                logger.error("the store file \(options.storePath) was deleted or replaced while the service ran: \(reason); retrying every second")
+            }
+            storeFileMissing = true
+            storeNote = "the store file was deleted or replaced while the service ran and could not be written back yet: \(reason)"
+        }
         if store.walIndexIsPrivate, store.hasRoomToShareIndex {
             do {
                 try store.reopen()
