@@ -27,6 +27,31 @@ public struct SQLiteDatabaseFiles: Sendable, Equatable {
 
     public var exists: Bool { Self.size(of: path) != nil }
 
+    /// The device and inode of the file at `path`, nil when there is none: tells whether the path
+    /// still names the file a connection has open (deleted or replaced under it).
+    public static func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// Moves `from` over `to` (same file system, atomically); false when it cannot.
+    public static func moveFile(_ from: String, to: String) -> Bool {
+        rename(from, to) == 0
+    }
+
+    /// Removes the file at `path`, if any.
+    public static func remove(_ path: String) { _ = unlink(path) }
+
+    /// Syncs the file at `path` to disk; false when it cannot be opened or synced.
+    @discardableResult
+    public static func sync(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { _ = close(descriptor) }
+        return fsync(descriptor) == 0
+    }
+
     /// Bytes the database, its WAL and the reserve take (the shared-memory index is not counted:
     /// it is a few pages at most).
     public var bytesOnDisk: Int64 { (Self.size(of: path) ?? 0) + (Self.size(of: walPath) ?? 0) + (Self.size(of: reservePath) ?? 0) }
@@ -125,4 +150,10 @@ public struct SQLiteDatabaseFiles: Sendable, Equatable {
         _ = fsync(descriptor)
         _ = close(descriptor)
     }
+}
+
+/// Which file a path named: equal identities are the same file.
+public struct FileIdentity: Sendable, Equatable {
+    public let device: UInt64
+    public let inode: UInt64
 }

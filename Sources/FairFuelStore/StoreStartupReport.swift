@@ -8,6 +8,10 @@ public struct StoreStartupReport: Sendable, Equatable {
     public var problems: [String] = []
     /// What was copied from the moved file into the new store; nil when nothing was moved.
     public var salvage: StoreSalvage?
+    /// The disk was full when the store was opened (records wait in memory until there is room).
+    public var diskFull = false
+    /// With no room for `-shm`, the WAL index is in the service's memory until `TripStore.reopen()`.
+    public var walIndexInMemory = false
 
     public init() {}
 }

@@ -16,7 +16,7 @@ extension TripStore {
         var report = StoreStartupReport()
         report.created = !files.exists
         do {
-            let store = try TripStore(path: path, configuration: configuration)
+            let store = try openMakingRoom(path: path, configuration: configuration, report: &report)
             let problems = try store.wrap { () throws(SQLiteError) in try store.connection.quickCheck() }
             if problems.isEmpty { return (store, report) }
             report.problems = problems
@@ -43,5 +43,37 @@ extension TripStore {
         configuration.log?(.error, "salvaged from \(moved): \(salvage.summary)")
         try store.logEvent(kind: "store_recovered", detail: "moved to \(moved): \(summary); salvaged \(salvage.summary)", utcMs: nil)
         return (store, report)
+    }
+
+    /// Below this many free bytes a failed open is taken for a full disk: the `-shm` index
+    /// (32 KiB) and the WAL's first frames need that much.
+    public static let fullDiskOpenBytes: Int64 = 256 * 1024
+
+    /// The file system has room again for the shared WAL index (`reopen()` after a full-disk start).
+    public var hasRoomToShareIndex: Bool { (SQLiteDatabaseFiles(path: path).freeBytes ?? 0) >= Self.fullDiskOpenBytes }
+
+    /// Opens the existing store even on a full disk, which cannot give SQLite its `-shm` index:
+    /// first by spending the reserve, else with the WAL index in this process's memory (no
+    /// other process can read the store until `reopen()`). Never taken for a corrupt file.
+    static func openMakingRoom(
+        path: String, configuration: StoreConfiguration, report: inout StoreStartupReport
+    ) throws(StoreError) -> TripStore {
+        let files = SQLiteDatabaseFiles(path: path)
+        do {
+            return try TripStore(path: path, configuration: configuration)
+        } catch let error where files.exists && (error.isDiskFull || (files.freeBytes ?? .max) < fullDiskOpenBytes) {
+            report.diskFull = true
+            configuration.log?(.error, "the disk holding \(path) is full at start-up (\(error)); "
+                + "the service runs and holds its records in memory until there is room")
+            if files.releaseReserve() {
+                configuration.log?(.error, "the disk holding \(path) is full: released the \(configuration.retention.reserveBytes)-byte reserve to start")
+                if let store = try? TripStore(path: path, configuration: configuration) { return store }
+            }
+            let store = try TripStore(path: path, configuration: configuration, privateWALIndex: true)
+            report.walIndexInMemory = true
+            configuration.log?(.error, "no room for \(files.sharedMemoryPath): the store's WAL index is kept in memory; "
+                + "other commands cannot read the store until there is room (`fairfuel status` answers)")
+            return store
+        }
     }
 }

@@ -12,7 +12,16 @@ import Synchronization
 /// them read committed data while the writer works, and never blocks it).
 public final class TripStore {
     public let path: String
-    public let connection: SQLiteConnection
+    /// The writer's (or reader's) connection; replaced by `reopen()` and when a deleted file is put back.
+    public private(set) var connection: SQLiteConnection
+    /// The VFS the connection goes through (nil: SQLite's default), for reopening.
+    let vfsName: String?
+    /// The WAL index lives in this process's memory (the store was opened on a full disk): other
+    /// processes cannot read the store until `reopen()` is done with room on the disk.
+    public private(set) var walIndexIsPrivate: Bool
+    /// The file the connection opened at `path`: a different one (or none) means the store was
+    /// deleted or replaced under the service (`checkFileStillInPlace()`).
+    var fileIdentity: FileIdentity?
     public let configuration: StoreConfiguration
     /// The counting VFS the connection goes through, when the configuration asked for one.
     let countingVFS: SQLiteCountingVFS?
@@ -33,7 +42,13 @@ public final class TripStore {
     /// A writer sets WAL mode, incremental vacuum on a new file, and the durability and
     /// checkpoint size of `configuration`. A reader (`readOnly`) only checks that this
     /// build knows the file's schema.
-    public init(path: String, readOnly: Bool = false, configuration: StoreConfiguration = StoreConfiguration()) throws(StoreError) {
+    ///
+    /// `privateWALIndex` (start-up on a full disk only): the WAL index is kept in this process's
+    /// memory (exclusive locking) instead of the `-shm` file, which a full disk cannot extend;
+    /// `reopen()` goes back to the shared file once there is room.
+    public init(
+        path: String, readOnly: Bool = false, configuration: StoreConfiguration = StoreConfiguration(), privateWALIndex: Bool = false
+    ) throws(StoreError) {
         self.path = path
         self.configuration = configuration
         var vfsName: String?
@@ -54,29 +69,14 @@ public final class TripStore {
         // The store holds the pairing secret and every trip: owner and group only (0640), WAL and SHM alike.
         if !readOnly { SQLiteDatabaseFiles(path: path).createIfMissing(mode: 0o640) }
         do {
-            connection = try SQLiteConnection(path: path, mode: readOnly ? .readOnly : .readWrite, vfs: vfsName)
-            connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMs)
-            try connection.execute("PRAGMA foreign_keys = ON")
-            if let kib = configuration.pageCacheKiB { try Self.limitPageCache(connection, kib: kib) }
-            if !readOnly {
-                if try connection.pragmaInt("page_count") == 0 {
-                    // Must precede the first table; older files get it from a migration.
-                    try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
-                }
-                // WAL: readers never block the writer, and a commit appends pages instead of rewriting them.
-                _ = try connection.scalarText("PRAGMA journal_mode = WAL")
-                try connection.execute("PRAGMA synchronous = \(configuration.durability == .syncEveryCommit ? "FULL" : "NORMAL")")
-                let pageSize = max(512, try connection.pragmaInt("page_size"))
-                let walBytes = configuration.retention.walAllowanceBytes
-                // Checkpoint before the WAL (frames of a page and a 24-byte header) outgrows its allowance.
-                try connection.execute("PRAGMA wal_autocheckpoint = \(max(16, walBytes / (pageSize + 24)))")
-                _ = try connection.scalarInt("PRAGMA journal_size_limit = \(walBytes)")
-            } else {
-                try connection.execute("PRAGMA query_only = 1")
-            }
+            connection = try Self.openConnection(
+                path: path, readOnly: readOnly, vfs: vfsName, configuration: configuration, privateIndex: privateWALIndex)
         } catch {
             throw .sqlite(error)
         }
+        self.vfsName = vfsName
+        walIndexIsPrivate = privateWALIndex
+        fileIdentity = SQLiteDatabaseFiles.identity(of: path)
         if readOnly {
             let applied = try Migrator(StoreSchema.migrations).applied(in: connection, create: false)
             let known = Set(StoreSchema.migrations.map(\.name))
@@ -85,7 +85,14 @@ public final class TripStore {
         } else {
             let migrator = Migrator(StoreSchema.migrations)
             let appliedBefore = try migrator.applied(in: connection)
-            try migrator.migrate(connection)
+            do {
+                try migrator.migrate(connection)
+            } catch let error where error.isDiskFull {
+                // A schema upgrade needs room for its pages: nothing to hold in memory, refuse clearly.
+                let pending = StoreSchema.migrations.count - appliedBefore.count
+                throw .invalid("the disk holding \(path) is full and the store needs \(pending) schema upgrade step(s) first; "
+                    + "free some space and start again (nothing was changed)")
+            }
             restoreDiskReserve()
             // An older store's bills were split before bills had a baseline: split them by today's rules once.
             // A failure (a full disk) must not keep the service from starting: the next correction re-splits.
@@ -108,6 +115,57 @@ public final class TripStore {
             guard size > 0 else { return Int(-size) }
             return Int(size * max(512, try connection.pragmaInt("page_size")) / 1024)
         }
+    }
+
+    /// Opens `path` and sets the writer's (or the reader's) pragmas.
+    static func openConnection(
+        path: String, readOnly: Bool, vfs: String?, configuration: StoreConfiguration, privateIndex: Bool
+    ) throws(SQLiteError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, mode: readOnly ? .readOnly : .readWrite, vfs: vfs)
+        connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMs)
+        // Before the first read: SQLite then keeps the WAL index in heap memory and never maps `-shm`.
+        if privateIndex { try connection.execute("PRAGMA locking_mode = EXCLUSIVE") }
+        try connection.execute("PRAGMA foreign_keys = ON")
+        if let kib = configuration.pageCacheKiB { try Self.limitPageCache(connection, kib: kib) }
+        if !readOnly {
+            if try connection.pragmaInt("page_count") == 0 {
+                // Must precede the first table; older files get it from a migration.
+                try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            }
+            // WAL: readers never block the writer, and a commit appends pages instead of rewriting them.
+            _ = try connection.scalarText("PRAGMA journal_mode = WAL")
+            try connection.execute("PRAGMA synchronous = \(configuration.durability == .syncEveryCommit ? "FULL" : "NORMAL")")
+            let pageSize = max(512, try connection.pragmaInt("page_size"))
+            let walBytes = configuration.retention.walAllowanceBytes
+            // Checkpoint before the WAL (frames of a page and a 24-byte header) outgrows its allowance.
+            try connection.execute("PRAGMA wal_autocheckpoint = \(max(16, walBytes / (pageSize + 24)))")
+            _ = try connection.scalarInt("PRAGMA journal_size_limit = \(walBytes)")
+        } else {
+            try connection.execute("PRAGMA query_only = 1")
+        }
+        return connection
+    }
+
+    /// Closes the connection and opens the file at `path` again, with the shared WAL index:
+    /// after a start on a full disk once there is room, and after a deleted file was put back.
+    /// `between` runs with no connection open (the old one's last checkpoint done). When the
+    /// file cannot be opened again, the store goes on with a connection as it was opened at first.
+    public func reopen(between: () -> Void = {}) throws(StoreError) {
+        let privateBefore = walIndexIsPrivate
+        do {
+            // The old connection must be closed first: its exclusive lock would keep the new one out.
+            connection = try SQLiteConnection(path: ":memory:")
+            between()
+            connection = try Self.openConnection(path: path, readOnly: false, vfs: vfsName, configuration: configuration, privateIndex: false)
+            walIndexIsPrivate = false
+        } catch {
+            if let again = try? Self.openConnection(path: path, readOnly: false, vfs: vfsName, configuration: configuration, privateIndex: privateBefore) {
+                connection = again
+            }
+            fileIdentity = SQLiteDatabaseFiles.identity(of: path)
+            throw .sqlite(error)
+        }
+        fileIdentity = SQLiteDatabaseFiles.identity(of: path)
     }
 
     private static func limitPageCache(_ connection: SQLiteConnection, kib: Int) throws(SQLiteError) {

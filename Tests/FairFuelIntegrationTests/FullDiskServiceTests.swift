@@ -70,5 +70,54 @@ extension IntegrationTests {
                 }
             }
         }
+
+        /// `fairfuel run` started on a store whose file system is full to the last byte (no room even
+        /// for SQLite's `-shm` index, no reserve): it runs, says so in the log and in `status`, holds
+        /// the trip in memory, and stores it by itself when space comes back.
+        @Test(.enabled(if: SmallFileSystem.isAvailable, "needs to mount a small tmpfs (root); CI runs as root"))
+        func aServiceStartedOnAFullDiskStoresTheTripWhenSpaceComesBack() throws {
+            try IntegrationTests.withRig("drive.scenario") { rig in
+                let fs = try SmallFileSystem(megabytes: 6)
+                defer { fs.unmount() }
+                let db = fs.directory + "/fairfuel.db"
+                try FileManager.default.copyItem(atPath: rig.databasePath, toPath: db)
+                let filler = fs.fill()
+                _ = try rig.startSim(speed: IntegrationTests.speed, idleSpeed: IntegrationTests.idleSpeed)
+                let run = try rig.spawn("run", ["run", "--port", rig.linkPath, "--db", db, "--control", rig.controlPath])
+                try rig.waitUntil("Anna's session past 0.5 km", seconds: IntegrationTests.patience) {
+                    guard run.isRunning else { throw IntegrationRig.Failure(description: "run ended: \(run.standardError)") }
+                    let status = rig.status()
+                    return status?.driver == "Anna" && (status?.sessionKilometers ?? 0) >= 0.5
+                }
+                let full = rig.status()
+                #expect(full?.json["store_refusing_writes"] as? Bool == true)
+                #expect((full?.json["store_note"] as? String)?.contains("started on a full disk") == true, "\(full?.json ?? [:])")
+                #expect(run.standardError.contains("is full at start-up"), "\(run.standardError.suffix(1_000))")
+                _ = try rig.endSession()
+                try rig.waitUntil("the session end held in memory", seconds: 30) {
+                    (rig.status()?.json["store_pending_records"] as? Int ?? 0) > 0
+                }
+
+                // Space comes back: no restart, the trip goes in and other commands read the store again.
+                try FileManager.default.removeItem(atPath: filler)
+                try rig.waitUntil("the service catches up", seconds: 30) {
+                    let status = rig.status()
+                    return status?.json["store_pending_records"] as? Int == 0 && status?.json["store_refusing_writes"] as? Bool == false
+                }
+                let sessions = try TripStore(path: db, readOnly: true).sessions()
+                #expect(sessions.count == 1 && sessions.first?.endReason == .manual, "\(sessions)")
+                #expect(sessions.first?.driverName == "Anna")
+                // Points the fixed buffer could not hold while the start waited are counted, never hidden.
+                run.send(SIGTERM)
+                let ending = run.wait(seconds: 10)
+                let log = run.standardError
+                if ending == .exited(0) {
+                    #expect(log.contains("store flushed"), "\(log.suffix(1_000))")
+                } else {
+                    #expect(ending == .exited(75), "\(ending.map(\.description) ?? "still running")")
+                    #expect(log.contains("could not keep") && log.contains("counted in the store"), "\(log.suffix(1_000))")
+                }
+            }
+        }
     }
 }

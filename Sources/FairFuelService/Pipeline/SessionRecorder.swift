@@ -23,7 +23,10 @@ public struct TripPointFlushPolicy: Sendable, Equatable {
 /// store's `store_losses` as soon as it accepts a write: never dropped silently.
 public final class SessionRecorder {
     public let store: TripStore
-    public let run: Int64
+    /// The store's row for this run of the service; nil while a full disk keeps start-up from
+    /// writing it: it is written before the first session that goes in (`runNote`).
+    public private(set) var run: Int64?
+    private let runNote: String
     public let policy: TripPointFlushPolicy
     /// The calibration factor the domain's fuel is estimated with (changes on reload).
     public var fuelScale: Double
@@ -90,8 +93,8 @@ public final class SessionRecorder {
     /// `continuing`: the session of the trip handed to the domain with `DrivingMonitor.offer`;
     /// `holding`: the untracked driving it would take back.
     public init(
-        store: TripStore, run: Int64, directory: DriverDirectory, policy: TripPointFlushPolicy, fuelScale: Double = 1,
-        pendingRecordsMax: Int = 64, continuing: SessionID? = nil, holding held: [Int64] = []
+        store: TripStore, run: Int64?, runNote: String = "service", directory: DriverDirectory, policy: TripPointFlushPolicy,
+        fuelScale: Double = 1, pendingRecordsMax: Int = 64, continuing: SessionID? = nil, holding held: [Int64] = []
     ) {
         continuationSession = continuing
         heldUntracked = held
@@ -99,6 +102,7 @@ public final class SessionRecorder {
         self.fuelScale = fuelScale
         self.store = store
         self.run = run
+        self.runNote = runNote
         self.directory = directory
         self.policy = policy
         buffer = []
@@ -111,7 +115,7 @@ public final class SessionRecorder {
     public var pendingRecordCount: Int { pendingEnds.count + pendingUntracked.count + (pendingStart == nil ? 0 : 1) }
 
     /// Whether records wait for the store (the service retries every tick until they are in).
-    public var isBehind: Bool { pendingRecordCount > 0 || !unsavedLosses.isEmpty }
+    public var isBehind: Bool { pendingRecordCount > 0 || !unsavedLosses.isEmpty || run == nil }
 
     public func update(directory: DriverDirectory) { self.directory = directory }
 
@@ -127,7 +131,8 @@ public final class SessionRecorder {
         switch output {
         case let .utcAnchored(offset, _):
             utc = UTCAnchor(offsetMs: offset)
-            attempt { try store.anchorRun(run, offsetMs: offset) }
+            // Without its run row yet (a full disk at start-up), the run is anchored when it is written.
+            if let run { attempt { try store.anchorRun(run, offsetMs: offset) } }
             // Untracked driving reported while UTC was unknown is stamped now.
             let waiting = unstampedUntracked
             unstampedUntracked.removeAll(keepingCapacity: true)
@@ -277,11 +282,13 @@ public final class SessionRecorder {
 
     /// Writes the session start and ends the store refused, in order, until one fails again.
     private func retryPending() {
+        // The run's row first (start-up on a full disk could not write it): the sessions refer to it.
+        if run == nil, !attempt({ _ = try storedRun() }) { return }
         if let start = pendingStart {
             var id: SessionID?
             attempt {
                 id = try store.openSession(
-                    driver: start.driver, driverName: start.name, run: run, startLinkMs: start.at.value,
+                    driver: start.driver, driverName: start.name, run: try storedRun(), startLinkMs: start.at.value,
                     startUTCMs: utc.utc(start.at)?.millisecondsSinceEpoch, fuelScale: fuelScale)
             }
             guard let id else { return }
@@ -296,7 +303,7 @@ public final class SessionRecorder {
                 var session = end.session
                 if session == nil, let start = end.start {
                     session = try store.openSession(
-                        driver: start.driver, driverName: start.name, run: run, startLinkMs: start.at.value,
+                        driver: start.driver, driverName: start.name, run: try storedRun(), startLinkMs: start.at.value,
                         startUTCMs: end.anchor.utc(start.at)?.millisecondsSinceEpoch, fuelScale: fuelScale)
                     pendingEnds[0].session = session
                 }
@@ -316,6 +323,17 @@ public final class SessionRecorder {
             guard done else { return }
             pendingUntracked.removeFirst()
         }
+    }
+
+    /// This run's row in the store, written now if start-up could not (a full disk), with the
+    /// UTC anchor known so far.
+    private func storedRun() throws -> Int64 {
+        if let run { return run }
+        let begun = try store.beginRun(note: runNote)
+        run = begun
+        if let offset = utc.offsetMs { try store.anchorRun(begun, offsetMs: offset) }
+        logger.notice("store: run \(begun) written (start-up could not: the disk was full)")
+        return begun
     }
 
     /// Last try at shutdown: writes what waits (spending the reserve), counts what still cannot

@@ -47,7 +47,11 @@ public final class ServiceRuntime {
     /// Everything the service decides.
     public let core: ServiceCore
     let store: TripStore
-    private let run: Int64
+    /// What happened to the store file that `status` should say (`store_note`): a start on a
+    /// full disk, a deleted file written back; nil when nothing did.
+    private var storeNote: String?
+    /// The store file is gone or replaced and could not be written back yet (logged once).
+    private var storeFileMissing = false
     /// Writes the domain's output into the store (sessions at once, trip points in batches).
     private let recorder: SessionRecorder
     /// gpsd as the GNSS source, when the board profile says `gnss.source = gpsd`.
@@ -83,15 +87,22 @@ public final class ServiceRuntime {
         }
         // A corrupt store is moved aside (never deleted) and a fresh one started; the wall
         // clock, maybe wrong without an RTC, only names the moved file.
-        store = try TripStore.openCheckingIntegrity(
-            path: options.storePath, configuration: configuration, wallClockUTCMs: WallClock.utcMilliseconds()).store
+        let opened = try TripStore.openCheckingIntegrity(
+            path: options.storePath, configuration: configuration, wallClockUTCMs: WallClock.utcMilliseconds())
+        store = opened.store
+        if opened.report.diskFull {
+            storeNote = opened.report.walIndexInMemory
+                ? "started on a full disk: records wait in memory; other commands cannot read the store until there is room"
+                : "started on a full disk: records wait in memory until there is room"
+        }
         // With an uplink, every finished trip, refuel, split and correction queues its message with the record.
         store.uplink = options.board.uplink?.outbox
         // Retention once at start-up (without a trusted time: the disk budget only), then hourly.
         if let report = try? store.enforceRetention(nowUTCMs: nil) { logger.debug("retention at start-up: \(report)") }
         let settings = options.board.coreSettings(catalog: options.catalog, port: options.port)
         let resumable = try store.tripToContinue(motion: settings.monitor.motion, session: settings.monitor.session)
-        run = try store.beginRun(note: "service")
+        // On a full disk the run's row waits with the records: the recorder writes it first when there is room.
+        let run = try Self.beginRun(in: store, options: options)
         let directory = try store.directory()
         let vehicle = try store.vehicle()
         core = try ServiceCore(
@@ -102,6 +113,8 @@ public final class ServiceRuntime {
             pendingRecordsMax: options.board.store.pendingRecordsMax, continuing: resumable?.session,
             holding: resumable?.heldUntracked ?? [])
         recorder.logger = logger
+        // Says at once, in the log and in `status`, that the store refuses writes.
+        if run == nil { recorder.flush() }
         lostBefore = (try? store.losses()) ?? StoreLosses()
         ring = ByteRing(capacity: options.board.link.receiveRingBytes)
         scratch = [UInt8](repeating: 0, count: options.board.link.receiveRingBytes)
@@ -131,6 +144,18 @@ public final class ServiceRuntime {
                 if error.inUseByPID != nil || error.isAddressInUse { throw error }
                 logger.warning("\(error); running without a control socket")
             }
+        }
+    }
+
+    /// This run's row in the store; nil when a full disk refuses it (the recorder writes it later).
+    private static func beginRun(in store: TripStore, options: Options) throws(StoreError) -> Int64? {
+        do {
+            return try store.beginRun(note: "service")
+        } catch {
+            guard error.isDiskFull else { throw error }
+            options.logger.error("the disk holding \(options.storePath) is full: running with records held in memory "
+                + "(at most \(options.board.store.pendingRecordsMax)) until there is room")
+            return nil
         }
     }
 
@@ -241,6 +266,7 @@ public final class ServiceRuntime {
                 break
             }
         case .retryStoreWrites:
+            checkStoreFile()
             if recorder.isBehind { recorder.flush() }
         case let .enforceRetention(nowUTCMs):
             recorder.flush()
@@ -260,6 +286,33 @@ public final class ServiceRuntime {
             recorder.update(directory: core.directory)
             recorder.fuelScale = core.vehicle.fuelScale
             uplink?.figuresChanged()
+        }
+    }
+
+    /// Every second: the store file deleted or replaced under the service is written back from
+    /// the open connection; a store opened on a full disk shares its WAL index again once there is room.
+    private func checkStoreFile() {
+        switch store.checkFileInPlace(wallClockUTCMs: WallClock.utcMilliseconds()) {
+        case .inPlace:
+            break
+        case let .restored(movedTo):
+            storeFileMissing = false
+            storeNote = "the store file was deleted while the service ran; written back from the open connection"
+                + (movedTo.map { " (the file found in its place was moved to \($0))" } ?? "")
+        case let .notRestored(reason):
+            if !storeFileMissing {
+                logger.error("the store file \(options.storePath) was deleted or replaced while the service ran: \(reason); retrying every second")
+            }
+            storeFileMissing = true
+            storeNote = "the store file was deleted or replaced while the service ran and could not be written back yet: \(reason)"
+        }
+        if store.walIndexIsPrivate, store.hasRoomToShareIndex {
+            do {
+                try store.reopen()
+                logger.notice("there is room on the disk again: the store is open to other commands again")
+            } catch {
+                logger.debug("cannot reopen the store with a shared index yet: \(error)")
+            }
         }
     }
 
@@ -365,6 +418,7 @@ public final class ServiceRuntime {
         guard status.hasSuffix("}") else { return status }
         var added = JSONLine()
         added.add("tank_l", (try? store.estimatedTankLiters()) ?? nil, decimals: 3)
+        added.add("store_note", storeNote)
         if let uplink { added.addRaw("uplink", json: uplink.statusJSON()) }
         return String(status.dropLast()) + "," + added.string.dropFirst()
     }
