@@ -19,6 +19,9 @@ public enum ServiceAction {
     /// The drivers or the vehicle were reloaded (`ServiceCore.directory`, `.vehicle`): the
     /// shell's recorder names sessions and scales fuel with them from now on.
     case provisioningChanged
+    /// Close the MCU's port now: the MCU fell silent (hung, browned out) on a port that never
+    /// hangs up. The session carries on; the core asks for the port again through `wantsLink`.
+    case reopenLink
 }
 
 /// The shell's handler for the core's actions; called synchronously, never stored.

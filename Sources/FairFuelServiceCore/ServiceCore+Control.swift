@@ -65,10 +65,13 @@ extension ServiceCore {
     public func status(shell: ShellStatus, at now: LinkMilliseconds) -> String {
         let time = linkClock.peek(hostMs: now)
         var json = JSONLine()
-        json.add("link", linkIsUp ? "up" : "down")
+        // "silent": the port may be open, the MCU sends nothing (see `checkSilence`).
+        json.add("link", silentSince != nil ? "silent" : linkIsUp ? "up" : "down")
         json.add("port", settings.port)
         json.add("opener", linkOpener)
         json.add("reconnects", reconnects)
+        json.add("last_frame_age_s", lastFrameAt.map { Double(now.value - $0.value) / 1_000 }, decimals: 1)
+        json.add("silent_s", silentSince.map { Double(now.value - $0.value) / 1_000 }, decimals: 1)
         if let firmware = ingest.firmware {
             json.add("firmware", "\(firmware.major).\(firmware.minor).\(firmware.patch)")
             json.add("board_id", firmware.boardID)
@@ -83,7 +86,10 @@ extension ServiceCore {
         json.add("link_time_ms", time.value)
         json.add("mcu_reboots", linkClock.reboots)
         json.add("gnss_source", settings.gnssSource)
-        json.add("gnss_fix", monitor.motion.lastAccepted != nil)
+        // A fix counts while it is current, not forever after the first (an MCU gone silent keeps none).
+        let fixAgeMs = monitor.motion.lastAccepted.map { max(0, time.value - $0.time.value) }
+        json.add("gnss_fix", fixAgeMs.map { $0 <= settings.gnssFixFreshMs } ?? false)
+        json.add("gnss_fix_age_s", fixAgeMs.map { Double($0) / 1_000 }, decimals: 1)
         if let gpsd = shell.gpsd {
             json.add("gpsd", gpsd.connected ? "connected" : "down")
             json.add("gpsd_fixes", gpsd.fixes)

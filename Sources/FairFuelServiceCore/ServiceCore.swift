@@ -41,6 +41,14 @@ public final class ServiceCore {
     private var lastOpenError: String?
     private var linkTotals = LinkCounters()
     public private(set) var reconnects = 0
+    /// Host time of the last frame from the MCU (nil before the first) and of the last open:
+    /// silence counts from the later of the two.
+    private(set) var lastFrameAt: LinkMilliseconds?
+    private var linkOpenedAt = LinkMilliseconds(0)
+    /// Host time silence began (the last frame, or the open), once it passed the limit; nil while the MCU talks.
+    public private(set) var silentSince: LinkMilliseconds?
+    /// Reopens for this silence: the reopens back off as failed opens do.
+    private var silentReopens = 0
     private var lastTick = LinkMilliseconds(0)
     private var lastRetention = LinkMilliseconds(0)
     private var unknownTagLog = RateLimitedLog<UInt8>()
@@ -86,19 +94,24 @@ public final class ServiceCore {
     public func wantsLink(at now: LinkMilliseconds) -> Bool { !linkIsUp && now >= nextConnectAt }
 
     /// How long the shell may sleep in poll before the core has work: the one-second tick,
-    /// a command's resend, the link's next attempt.
+    /// a command's resend, the link's next attempt, the silence limit.
     public func millisecondsUntilWork(at now: LinkMilliseconds) -> Int64 {
         var wait = 1_000 - min(999, now.value - lastTick.value)
         if let due = tracker.millisecondsUntilDue(at: now) { wait = min(wait, due) }
         if !linkIsUp { wait = min(wait, max(0, nextConnectAt.value - now.value)) }
+        if linkIsUp { wait = min(wait, max(0, silenceStart.value + settings.mcuSilenceLimitMs - now.value)) }
         return max(0, wait)
     }
+
+    /// Where silence on an open link counts from: the last frame, or the open when it came later.
+    private var silenceStart: LinkMilliseconds { max(lastFrameAt ?? linkOpenedAt, linkOpenedAt) }
 
     // MARK: Link events
 
     /// The shell opened the MCU's port (`opener`: how, for `status`; `message`: for the log).
     public func linkOpened(opener: String, message: String, at now: LinkMilliseconds, _ perform: ServiceActions) {
         linkOpener = opener
+        linkOpenedAt = now
         logger.notice(message)
         perform(.status("MCU link up on \(settings.port)"))
         lastOpenError = nil
@@ -131,16 +144,59 @@ public final class ServiceCore {
 
     /// The port failed (unplugged, I/O error); the shell closed it. The session carries on.
     public func linkLost(_ message: String, at now: LinkMilliseconds) {
+        logger.warning("MCU link lost: \(message); the session carries on, reconnecting")
+        // A port that went away is down, not silent.
+        silentSince = nil
+        silentReopens = 0
+        // The first reopen waits the shortest; the failed ones after it go on doubling.
+        closeLink(reopenAfterMs: backoff.delayMs(failures: 1), at: now)
+    }
+
+    private func closeLink(reopenAfterMs: Int64, at now: LinkMilliseconds) {
         linkTotals = linkTotals + decoder.counters
         decoder = FrameDecoder(sender: .mcu)
-        logger.warning("MCU link lost: \(message); the session carries on, reconnecting")
         linkOpener = nil
         reconnects += 1
-        // The first reopen waits the shortest; the failed ones after it go on doubling.
-        nextConnectAt = now + backoff.delayMs(failures: 1)
+        nextConnectAt = now + reopenAfterMs
+    }
+
+    // MARK: Liveness
+
+    /// The MCU sends a HEARTBEAT every second, so an open link without a frame for the silence
+    /// limit has a hung or browned-out MCU behind it (a UART never hangs up, and a pseudo-
+    /// terminal whose MCU is stopped neither): warn once, report it in `status`, and have the
+    /// shell close and reopen the port (a reset MCU then gets its HELLO_REQ), with backoff.
+    private func checkSilence(at now: LinkMilliseconds, _ perform: ServiceActions) {
+        guard linkIsUp, now.value - silenceStart.value >= settings.mcuSilenceLimitMs else { return }
+        let since = lastFrameAt ?? linkOpenedAt
+        let seconds = (now.value - since.value) / 1_000
+        if silentSince == nil {
+            silentSince = since
+            let what = lastFrameAt == nil
+                ? "no frame since the port was opened (is the MCU wired, powered and on the right baud rate?)"
+                : "no frame, not even the HEARTBEAT due every second (the MCU may be hung or browned out)"
+            logger.warning("MCU link silent for \(seconds) s: \(what); reopening \(settings.port), the session carries on")
+            perform(.status("MCU link silent on \(settings.port)"))
+        } else {
+            logger.debug("MCU link still silent (\(seconds) s); reopening \(settings.port) again")
+        }
+        silentReopens += 1
+        closeLink(reopenAfterMs: backoff.delayMs(failures: silentReopens), at: now)
+        perform(.reopenLink)
+    }
+
+    /// Any frame is a sign of life: a silence ends.
+    private func heard(at now: LinkMilliseconds, _ perform: ServiceActions) {
+        lastFrameAt = now
+        guard let since = silentSince else { return }
+        silentSince = nil
+        silentReopens = 0
+        logger.notice("MCU link back: frames again after \((now.value - since.value) / 1_000) s of silence")
+        perform(.status("MCU link up on \(settings.port)"))
     }
 
     private func handle(_ frame: Frame, at now: LinkMilliseconds, _ perform: ServiceActions) {
+        heard(at: now, perform)
         // Domain time is the MCU's stamp (every frame moves the clock); `now`, the host's, times replies only.
         let rebootsBefore = linkClock.reboots
         let time = linkClock.time(of: frame.message, hostMs: now)
@@ -186,6 +242,7 @@ public final class ServiceCore {
     /// tick, the hourly retention pass, provisioning deadlines.
     public func timePassed(at now: LinkMilliseconds, _ perform: ServiceActions) {
         tracker.due(at: now, resend: { wire in perform(.send(wire)) }) { outcome in handle(outcome) }
+        checkSilence(at: now, perform)
         if now.value - lastRetention.value >= 3_600_000 {
             lastRetention = now
             perform(.enforceRetention(nowUTCMs: ingest.monitor.utc.utc(linkClock.peek(hostMs: now))?.millisecondsSinceEpoch))

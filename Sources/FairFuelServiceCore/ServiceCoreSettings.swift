@@ -14,6 +14,11 @@ public struct ServiceCoreSettings {
     public var transmitQueueFrames: Int
     public var reconnectBackoffMinMs: Int64
     public var reconnectBackoffMaxMs: Int64
+    /// Host milliseconds without a single frame after which the MCU counts as silent (hung or
+    /// browned out: a UART never hangs up) and its port is closed and reopened.
+    public var mcuSilenceLimitMs: Int64
+    /// Link milliseconds a GNSS fix counts as current for `status` (`gnss_fix`).
+    public var gnssFixFreshMs: Int64
     /// `gnss.source`: "mcu" or "gpsd"; with gpsd the MCU's NMEA frames are counted and left unused.
     public var gnssSource: String
     /// The board profile's `link.mcu_board`, for `fairfuel mcu info`.
@@ -24,7 +29,7 @@ public struct ServiceCoreSettings {
     public init(
         monitor: MonitorConfiguration = MonitorConfiguration(), nmea: NMEAConfiguration = NMEAConfiguration(),
         port: String = "", transmitQueueFrames: Int = 8, reconnectBackoffMinMs: Int64 = 500, reconnectBackoffMaxMs: Int64 = 10_000,
-        gnssSource: String = "mcu", mcuBoard: String = "",
+        mcuSilenceLimitMs: Int64 = 10_000, gnssFixFreshMs: Int64 = 5_000, gnssSource: String = "mcu", mcuBoard: String = "",
         checkFirmware: @escaping (Hello) -> FirmwareCheck = { _ in .matches }
     ) {
         self.monitor = monitor
@@ -33,6 +38,8 @@ public struct ServiceCoreSettings {
         self.transmitQueueFrames = transmitQueueFrames
         self.reconnectBackoffMinMs = reconnectBackoffMinMs
         self.reconnectBackoffMaxMs = reconnectBackoffMaxMs
+        self.mcuSilenceLimitMs = mcuSilenceLimitMs
+        self.gnssFixFreshMs = gnssFixFreshMs
         self.gnssSource = gnssSource
         self.mcuBoard = mcuBoard
         self.checkFirmware = checkFirmware

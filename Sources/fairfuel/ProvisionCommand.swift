@@ -286,24 +286,28 @@ extension ControlOptions {
     /// `quietly`: say nothing (the command prints JSON).
     func reloadIfRunning(quietly: Bool = false) {
         guard let answer = ControlSocketClient.ask(path: resolvedPath, request: "reload", timeoutMs: 2_000), !quietly else { return }
+        if answer.isEmpty {
+            // Stopped or overloaded: the change is stored, the service takes it at its next reload or restart.
+            print("the running service at \(resolvedPath) did not answer within 2 s; it takes the change when it reloads (SIGHUP) or restarts")
+            return
+        }
         print(answer.hasPrefix("ok") ? "the running service reloaded its configuration" : "the running service did not reload: \(answer.trimmingTrailingNewline)")
     }
 
-    /// A clear error before any prompt when no service answers.
+    /// A clear error before any prompt when no service answers (not running, or stopped).
     func requireService(for what: String) throws {
-        guard ControlSocketClient.ask(path: resolvedPath, request: "status", timeoutMs: 2_000) != nil else {
-            throw UserFacingError("\(what) needs the running fairfuel service, which uses the dongle's MCU (no control socket at \(resolvedPath)); start it with `systemctl start fairfuel` or `fairfuel run`")
-        }
+        _ = try exchange("status", seconds: 2, notRunning: notRunning(what))
     }
 
     /// A request the service answers when it is done (up to `seconds` plus a margin).
     func askLong(_ request: String, seconds: Int, what: String) throws -> String {
-        guard let answer = ControlSocketClient.ask(path: resolvedPath, request: request, timeoutMs: Int32(seconds + 10) * 1000) else {
-            throw UserFacingError("\(what) needs the running fairfuel service, which uses the dongle's MCU (no control socket at \(resolvedPath)); start it with `systemctl start fairfuel` or `fairfuel run`")
-        }
-        if answer.isEmpty { throw UserFacingError("the service did not answer in time") }
+        let answer = try exchange(request, seconds: Int32(seconds + 10), notRunning: notRunning(what))
         if answer.hasPrefix("error:") { throw UserFacingError(String(answer.dropFirst(7)).trimmingTrailingNewline) }
         return answer
+    }
+
+    private func notRunning(_ what: String) -> String {
+        "\(what) needs the running fairfuel service, which uses the dongle's MCU (no control socket at \(resolvedPath)); start it with `systemctl start fairfuel` or `fairfuel run`"
     }
 }
 

@@ -70,6 +70,60 @@ extension IntegrationTests {
             }
         }
 
+        /// A hung MCU behind a port that never hangs up (the Pi Zero 2 W's UART): the virtual MCU is
+        /// stopped mid-trip with its pseudo-terminal open. Speed 5, so that the simulated time the sim
+        /// skips on SIGCONT (about a minute, mostly dropped from its 16 KB queue) stays under the 90 s
+        /// fob rule: the test is about the link, not about a gap in the trip.
+        @Test func aHungMCUIsSeenSilentTheLinkIsReopenedAndTheTripGoesOn() throws {
+            try IntegrationTests.withRig("drive.scenario") { rig in
+                let sim = try rig.startSim(speed: 5)
+                let run = try rig.startRun()
+                try rig.waitUntil("Anna's trip is under way", seconds: 60) {
+                    guard let status = rig.status() else { return false }
+                    return status.driver == "Anna" && (status.sessionKilometers ?? 0) > 0.02
+                }
+                sim.send(SIGSTOP)
+                let stoppedAt = Date()
+                defer { sim.send(SIGCONT) }
+                var silent: ServiceStatus?
+                try rig.waitUntil("status says the link is silent", seconds: 20) {
+                    silent = rig.status().flatMap { $0.json["link"] as? String == "silent" ? $0 : nil }
+                    return silent != nil
+                }
+                let noticedAfter = Date().timeIntervalSince(stoppedAt)
+                print("hung MCU: silent after \(noticedAfter) s: \(silent?.json ?? [:])")
+                // The 10 s limit (the default profile's) from the last frame, plus the status round trips
+                // slack on a loaded machine (each is a CLI process).
+                #expect(noticedAfter >= 9 && noticedAfter < 15, "silence noticed after \(noticedAfter) s")
+                #expect((silent?.json["silent_s"] as? Double ?? 0) >= 10)
+                #expect((silent?.json["last_frame_age_s"] as? Double ?? 0) >= 10)
+                #expect(silent?.json["gnss_fix"] as? Bool == false, "a fix 10 s old is not current: \(silent?.json ?? [:])")
+                try rig.waitUntil("the service reopens the port", seconds: 5) {
+                    run.standardError.split(separator: "\n").filter { $0.contains("opened \(rig.linkPath)") }.count >= 2
+                }
+                #expect(run.standardError.split(separator: "\n").filter { $0.contains("MCU link silent for") }.count == 1,
+                        "warned once: \(run.standardError)")
+                let framesBefore = silent?.frames("frames") ?? 0
+
+                sim.send(SIGCONT)
+                try rig.waitUntil("frames come back and status says up", seconds: 20) {
+                    guard let status = rig.status() else { return false }
+                    return status.linkUp && status.frames("frames") > framesBefore
+                }
+                #expect(run.standardError.contains("MCU link back"))
+                let status = try #require(rig.status())
+                print("hung MCU: back: \(status.json)")
+                #expect(status.driver == "Anna", "the session carried on through the silence: \(status.json)")
+                #expect(status.reconnects >= 1)
+                try rig.waitUntil("a current fix again", seconds: 10) { rig.status()?.json["gnss_fix"] as? Bool == true }
+                try LinkFaultTests.finish(rig, run)
+
+                let trips = try rig.trips()
+                #expect(trips.count == 1, "the silence must not split the trip: \(trips.map(\.json))")
+                #expect(trips.first?.driver == "Anna")
+            }
+        }
+
         /// Ends the open session if the rules have not, stops the service with SIGTERM and checks the store.
         static func finish(_ rig: IntegrationRig, _ run: ChildProcess) throws {
             if rig.status()?.sessionState != "IDLE" { _ = try rig.endSession() }

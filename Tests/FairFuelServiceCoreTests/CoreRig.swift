@@ -24,6 +24,8 @@ struct CoreRig {
     private var toMCU: [[UInt8]] = []
     private var fromMCU: [VirtualMCUCore.Output] = []
     private(set) var now: Int64 = 0
+    /// The virtual MCU's cable is in (false between a scripted unplug and its replug).
+    private var mcuPlugged = true
 
     init(scenario path: String, settings: ServiceCoreSettings = ServiceCoreSettings(port: "virtual"), logLevel: LogLevel = .info) throws {
         plan = try SimPlanner.plan(try SimScenarioParser.load(path: path))
@@ -64,6 +66,11 @@ struct CoreRig {
                 core.timePassed(at: LinkMilliseconds(now)) { perform($0) }
                 exchange()
             }
+            // The shell reopens a port the core closed for silence once its backoff has passed.
+            if mcuPlugged && core.wantsLink(at: LinkMilliseconds(now)) {
+                core.linkOpened(opener: "virtual", message: "virtual MCU reopened", at: LinkMilliseconds(now)) { perform($0) }
+                exchange()
+            }
         }
     }
 
@@ -87,8 +94,11 @@ struct CoreRig {
             for output in outputs {
                 switch output {
                 case let .bytes(bytes, _): core.received(bytes[...], at: LinkMilliseconds(now)) { perform($0) }
-                case .unplug: core.linkLost("the virtual MCU was unplugged", at: LinkMilliseconds(now))
+                case .unplug:
+                    mcuPlugged = false
+                    core.linkLost("the virtual MCU was unplugged", at: LinkMilliseconds(now))
                 case .replug:
+                    mcuPlugged = true
                     core.linkOpened(opener: "virtual", message: "virtual MCU plugged in again", at: LinkMilliseconds(now)) { perform($0) }
                 }
             }
@@ -106,7 +116,7 @@ struct CoreRig {
         case let .record(output): stored.append(output)
         case .enforceRetention: retentionPasses += 1
         case let .complete(client, answer): deferredAnswers.append((client, answer))
-        case .retryStoreWrites, .status, .provisioningChanged: break
+        case .retryStoreWrites, .status, .provisioningChanged, .reopenLink: break
         }
     }
 

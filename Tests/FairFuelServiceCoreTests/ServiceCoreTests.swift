@@ -22,6 +22,7 @@ import Testing
         var completed: [(ControlRequestID, String)] = []
         var retries = 0
         var provisioningChanges = 0
+        var reopenRequests = 0
         private var encoder = FrameEncoder()
 
         init(settings: ServiceCoreSettings = ServiceCoreSettings(port: "/dev/ttyTEST")) throws {
@@ -43,6 +44,7 @@ import Testing
             case .retryStoreWrites: retries += 1
             case let .complete(client, answer): completed.append((client, answer))
             case .provisioningChanged: provisioningChanges += 1
+            case .reopenLink: reopenRequests += 1
             case .enforceRetention, .status: break
             }
         }

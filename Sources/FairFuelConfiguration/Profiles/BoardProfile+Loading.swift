@@ -129,6 +129,9 @@ extension BoardProfile: TOMLProfile {
                 .integer("transmit_queue_frames", \.link.transmitQueueFrames, 1...256, "frames"),
                 .integer("reconnect_backoff_min_ms", \.link.reconnectBackoffMinMs, 10...60_000, "milliseconds"),
                 .integer("reconnect_backoff_max_ms", \.link.reconnectBackoffMaxMs, 10...600_000, "milliseconds"),
+                .integer(
+                    "mcu_silence_limit_ms", \.link.mcuSilenceLimitMs, 3_000...600_000,
+                    "milliseconds: three HEARTBEAT periods (1 s each) at least"),
                 .string("mcu_board", \.link.mcuBoard, .profileName),
             ]),
         .init(

@@ -17,6 +17,7 @@ extension BoardProfile {
             transmitQueueFrames: 16,
             reconnectBackoffMinMs: 250,
             reconnectBackoffMaxMs: 10_000,
+            mcuSilenceLimitMs: 10_000,
             mcuBoard: "fairfuel-uart"),
         gnss: GNSS(
             source: .mcu,

@@ -40,6 +40,9 @@ public struct BoardProfile: Sendable, Equatable {
         public var reconnectBackoffMinMs: Int
         /// Longest wait between reopen attempts, in milliseconds.
         public var reconnectBackoffMaxMs: Int
+        /// Milliseconds without a single frame (the MCU sends a HEARTBEAT every second) after which
+        /// the service counts the MCU as silent, warns, and closes and reopens the port.
+        public var mcuSilenceLimitMs: Int = 10_000
         /// Name of the expected MCU profile (`boards/mcu-<name>.toml`).
         public var mcuBoard: String
     }

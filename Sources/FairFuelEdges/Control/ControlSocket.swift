@@ -351,26 +351,51 @@ public struct ControlTicket: Hashable, Sendable {
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 }
 
+/// How one control request went, as the CLI tells it apart.
+public enum ControlExchange: Equatable, Sendable {
+    /// The service answered and closed the connection (the answer may be empty).
+    case answered(String)
+    /// Nothing listens at the path: no socket, or a stale one.
+    case noService
+    /// A socket accepted the request and no whole answer came in time: a stopped (SIGSTOP,
+    /// a debugger) or overloaded service. What arrived, if anything, is left out.
+    case noAnswer
+}
+
 /// The CLI's side: one request, the whole answer.
 public enum ControlSocketClient {
-    /// Sends `request` and returns the answer; nil when no service listens at `path`.
+    /// Sends `request` and returns the answer; nil when no service listens at `path`, and an
+    /// empty answer when none came within `timeoutMs` (`exchange` tells the two apart).
     public static func ask(path: String, request: String, timeoutMs: Int32 = 5_000) -> String? {
+        switch exchange(path: path, request: request, timeoutMs: timeoutMs) {
+        case let .answered(answer): answer
+        case .noService: nil
+        case .noAnswer: ""
+        }
+    }
+
+    /// Sends `request` and waits for the whole answer (the service closes after it), at most
+    /// `timeoutMs` between two reads.
+    public static func exchange(path: String, request: String, timeoutMs: Int32 = 5_000) -> ControlExchange {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .noService }
         defer { close(fd) }
-        guard connect(fd, path: path) else { return nil }
+        guard connect(fd, path: path) else { return .noService }
         let line = Array((request + "\n").utf8)
         _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, timeoutMs) > 0 else { break }
+            let ready = poll(&descriptor, 1, timeoutMs)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return .noAnswer }
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             answer += buffer[0..<count]
         }
-        return String(decoding: answer, as: UTF8.self)
+        return .answered(String(decoding: answer, as: UTF8.self))
     }
 
     /// Connects `fd` to the socket at `path`; false (errno set) when nobody answers there.

@@ -14,6 +14,7 @@ extension BoardProfile {
             monitor: monitorConfiguration, nmea: nmeaConfiguration, port: port ?? link.port,
             transmitQueueFrames: link.transmitQueueFrames,
             reconnectBackoffMinMs: Int64(link.reconnectBackoffMinMs), reconnectBackoffMaxMs: Int64(link.reconnectBackoffMaxMs),
+            mcuSilenceLimitMs: Int64(link.mcuSilenceLimitMs),
             gnssSource: gnss.source.rawValue, mcuBoard: mcuBoard,
             checkFirmware: { hello in
                 guard let profile = catalog.profile(named: mcuBoard) ?? catalog.profile(for: hello) else { return .unknownBoard }

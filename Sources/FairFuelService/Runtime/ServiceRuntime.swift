@@ -280,6 +280,10 @@ public final class ServiceRuntime {
             _ = control?.complete(ControlTicket(rawValue: client.rawValue), with: answer)
         case let .status(text):
             try? options.notifier.status(text)
+        case .reopenLink:
+            // The MCU fell silent on an open port: close it; the loop reopens it when the core wants it.
+            connection?.close()
+            connection = nil
         case .provisioningChanged:
             // The CLI asks for a reload after a refuel or a correction, which it may have queued messages for.
             uplink?.recordsQueued()
