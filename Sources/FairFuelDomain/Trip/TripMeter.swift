@@ -140,6 +140,11 @@ public struct TripMeter: Sendable {
             accelerationRun = false
             brakingRun = false
         } else {
+            if step.restartsDynamics {
+                // Not comparable with what came before (another speed source, a missing epoch),
+                // but a reference for what follows.
+                recent.removeAll()
+            }
             detectHarsh(timeMs: step.dynamicsMs, speed: step.receiverSpeed.value)
         }
         lastTime = step.time
