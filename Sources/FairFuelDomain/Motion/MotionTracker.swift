@@ -86,6 +86,16 @@ public struct MotionTracker: Sendable {
         return nil
     }
 
+    /// Forgets where the vehicle was (a receiver whose time jumped: another MCU, or days later):
+    /// the next fix starts a new segment with no straight line from the old position.
+    public mutating func forgetPosition() {
+        lastAccepted = nil
+        lastReceiverMs = nil
+        epochIntervalMs = nil
+        lastReceiverElapsedMs = nil
+        consecutiveOutliers = 0
+    }
+
     /// The vehicle is known to be stationary from `time` (ignition off).
     public mutating func markStopped(at time: LinkMilliseconds) {
         if stoppedSince == nil { stoppedSince = time }

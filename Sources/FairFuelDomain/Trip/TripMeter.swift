@@ -172,6 +172,16 @@ public struct TripMeter: Sendable {
         return result
     }
 
+    /// Ends the trip at its last measured moment `time` (its last fix), whatever time passed
+    /// since: the duration is what was measured up to it.
+    public mutating func finish(measuredUntil time: LinkMilliseconds) -> TripMetrics {
+        if let start = startTime { metrics.durationMs = max(0, time.value - start.value) }
+        let result = metrics
+        startTime = nil
+        lastTime = nil
+        return result
+    }
+
     private mutating func detectHarsh(timeMs: Int64, speed: Double) {
         defer { recent.push(SpeedSample(timeMs: timeMs, speed: speed)) }
         // The newest sample at least the minimum duration older than this one.
