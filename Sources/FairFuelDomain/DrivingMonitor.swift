@@ -52,6 +52,21 @@ public struct DrivingMonitor: Sendable {
     /// The driver of a trip whose continuation was refused: a candidate for the untracked
     /// drive that follows, until the car stands still again.
     private var refusedDriver: DriverID?
+    /// The session open when the MCU restarted, with its last fix on the old MCU's clock: the
+    /// first fix that anchors UTC again says whether the trip can be going on (`judgeAcrossRestart`).
+    private var openAcrossRestart: OpenAcrossRestart?
+    /// Set while a session is ended at its last fix rather than now (`judgeAcrossRestart`).
+    private var endingAtLastFix: (endedAt: LinkMilliseconds, lastFixAt: LinkMilliseconds)?
+
+    struct OpenAcrossRestart: Sendable {
+        var driver: DriverID
+        var startedAt: LinkMilliseconds
+        var startUTCMs: Int64
+        var lastFixAt: LinkMilliseconds
+        var lastFixUTCMs: Int64
+        var latitude: Double
+        var longitude: Double
+    }
 
     public init(configuration: MonitorConfiguration, directory: DriverDirectory, fuel: FuelEstimator) {
         self.configuration = configuration
@@ -145,6 +160,9 @@ public struct DrivingMonitor: Sendable {
         case let .fix(fix, _):
             if utc.update(fix: fix, at: time), let offset = utc.offsetMs {
                 emit(.utcAnchored(offsetMs: offset, at: time))
+                if let open = openAcrossRestart, let receiverUTC = fix.utc {
+                    judgeAcrossRestart(open, firstFixUTCMs: receiverUTC.millisecondsSinceEpoch, fix: fix, offsetMs: offset, emit)
+                }
             }
             if let step = motion.accept(fix, at: time) { record(step, emit) }
         case let .ignition(on, _):
@@ -156,10 +174,19 @@ public struct DrivingMonitor: Sendable {
             trip.advance(to: time)
             // A new MCU clock (a reboot, another MCU, a simulator started later): link time
             // may no longer map to UTC as before. Stamp nothing until the receiver says.
-            if utc.offsetMs != nil {
+            if let offset = utc.offsetMs {
                 // What was driven before is stamped with the clock it was measured on (driving
                 // held for a trip that may go on stays held: that trip takes it back).
                 if candidate == nil { flushUntracked(emit) }
+                // The open trip goes on only if the receiver's next time says it can (another MCU,
+                // or this one after days, is not the same drive).
+                openAcrossRestart = nil
+                if let driver = machine.driver, let start = machine.startedAt, let last = motion.lastAccepted {
+                    let lastFixAt = max(last.time, start)
+                    openAcrossRestart = OpenAcrossRestart(
+                        driver: driver, startedAt: start, startUTCMs: start.value + offset, lastFixAt: lastFixAt,
+                        lastFixUTCMs: lastFixAt.value + offset, latitude: last.latitude, longitude: last.longitude)
+                }
                 utc.reset()
                 emit(.utcUnknown(at: time))
             }
@@ -301,9 +328,16 @@ public struct DrivingMonitor: Sendable {
             lastTripPointAt = nil
             emit(.sessionStarted(driver: driver, at: at))
         case let .ended(driver, startedAt, at, reason):
-            let metrics = trip.finish(at: at)
+            let metrics: TripMetrics
+            var endedAt = at
+            if let lastFix = endingAtLastFix {
+                metrics = trip.finish(measuredUntil: lastFix.lastFixAt)
+                endedAt = lastFix.endedAt
+            } else {
+                metrics = trip.finish(at: at)
+            }
             let record = SessionRecord(
-                driver: driver, startedAt: startedAt, endedAt: at, reason: reason,
+                driver: driver, startedAt: startedAt, endedAt: endedAt, reason: reason,
                 stoppedAt: reason == .departed ? motion.stopBegan(at: at) : nil,
                 driverLeftAt: reason == .departed ? presence.lastPresent(driver: driver) : nil,
                 metrics: metrics)
@@ -325,6 +359,50 @@ public struct DrivingMonitor: Sendable {
 // MARK: Continuity
 
 extension DrivingMonitor {
+    /// The first fix anchoring UTC after an MCU restart with a session open. A receiver time
+    /// before the session's last fix (beyond the clock tolerance), later than the same-trip
+    /// stop allows, or a position no car could have reached since, is not the same drive going
+    /// on (another MCU, or this one after days): the session ends at its last fix as
+    /// `power_loss`, as a service restart ends it, and the continuity rules judge what follows.
+    fileprivate mutating func judgeAcrossRestart(
+        _ open: OpenAcrossRestart, firstFixUTCMs: Int64, fix: GNSSFix, offsetMs: Int64, _ emit: (DomainOutput) -> Void
+    ) {
+        openAcrossRestart = nil
+        guard machine.driver == open.driver, machine.startedAt == open.startedAt else { return }
+        let rules = configuration.continuity
+        let gapMs = firstFixUTCMs - open.lastFixUTCMs
+        var reachable = true
+        if let latitude = fix.latitude, let longitude = fix.longitude {
+            let chord = Geodesy.distance(
+                latitude1: open.latitude, longitude1: open.longitude, latitude2: latitude, longitude2: longitude)
+            reachable = chord.value <= configuration.motion.maximumMetersPerSecond * Double(max(0, gapMs)) / 1000 + 100
+        }
+        let backwards = gapMs < -rules.clockToleranceMs
+        guard backwards || !reachable || gapMs > rules.sameTripMaxStopMs else { return }
+        // Stamped through the new anchor, this link time is the last fix's UTC.
+        endingAtLastFix = (LinkMilliseconds(open.lastFixUTCMs - offsetMs), open.lastFixAt)
+        var signals = SignalBuffer()
+        machine.endSession(.powerLoss, at: now) { signals.append($0) }
+        for index in 0..<signals.count {
+            // Nobody tapped or left: the new MCU plays no end-of-session pattern.
+            if case .feedback = signals[index] { continue }
+            forward(signals[index], emit)
+        }
+        endingAtLastFix = nil
+        let metrics = trip.metrics
+        // The path between the last fix and this one is unknown: no straight line is added.
+        motion.forgetPosition()
+        guard !backwards && reachable else { return }
+        // Judged afresh, on the receiver's time: a new session for the driver within the new-trip
+        // stop, with their beacon aboard; untracked otherwise.
+        candidate = ContinuationCandidate(
+            driver: open.driver, origin: .restart, startedAt: nil, stopBeganAt: nil, startUTCMs: open.startUTCMs,
+            stopBeganUTCMs: open.lastFixUTCMs, standingSinceUTCMs: nil, metrics: metrics, latitude: open.latitude,
+            longitude: open.longitude, lastSpeed: .zero, sessionOpen: false, bridge: nil)
+        pendingSince = nil
+        pendingMeters = 0
+    }
+
     /// A motion step while a continuation waits: measures a restart's gap at the first fix,
     /// and starts the decision when the car moves off.
     fileprivate mutating func considerContinuation(_ step: MotionStep, _ emit: (DomainOutput) -> Void) {

@@ -56,7 +56,12 @@ public struct LinkIngest: Sendable {
         case let .hello(hello):
             firmware = (hello.firmwareMajor, hello.firmwareMinor, hello.firmwarePatch, hello.boardID, hello.capabilities)
             helloCount += 1
-            if helloCount > 1 { monitor.handle(.mcuRestarted(at: time), emit) }
+            if helloCount > 1 {
+                // A new MCU clock, maybe a new receiver: an epoch cut by the restart, the date and
+                // the positions its speeds are derived from belong to the old one.
+                assembler.reset()
+                monitor.handle(.mcuRestarted(at: time), emit)
+            }
         case .log, .ack, .unknown, .helloRequest, .bleFilter, .nfcWrite, .feedback, .bootloader:
             break
         }

@@ -26,6 +26,15 @@ struct CoreRig {
     private(set) var now: Int64 = 0
     /// The virtual MCU's cable is in (false between a scripted unplug and its replug).
     private var mcuPlugged = true
+    /// Rig time at which the current MCU's simulated time began (a replacement MCU starts later).
+    private var mcuOriginMs: Int64 = 0
+    /// The MCU was killed: it sends nothing until `replaceMCU`.
+    private var mcuDead = false
+    /// A lossy line between the MCU and the service: a frame for which this returns true never
+    /// reaches the core (a UART overrun, a proxy dropping frames).
+    var dropsFrame: ((Frame) -> Bool)?
+    /// Frames `dropsFrame` dropped.
+    private(set) var droppedFrames = 0
 
     init(scenario path: String, settings: ServiceCoreSettings = ServiceCoreSettings(port: "virtual"), logLevel: LogLevel = .info) throws {
         plan = try SimPlanner.plan(try SimScenarioParser.load(path: path))
@@ -57,9 +66,9 @@ struct CoreRig {
     mutating func run(until endMs: Int64) {
         var lastPassed = now
         while now < endMs {
-            let next = min(mcu.nextEventTime, lastPassed + 1_000, endMs)
+            let next = min(mcuDead ? endMs : mcu.nextEventTime + mcuOriginMs, lastPassed + 1_000, endMs)
             now = max(now, next)
-            mcu.advance(to: now, into: &fromMCU)
+            if !mcuDead { mcu.advance(to: now - mcuOriginMs, into: &fromMCU) }
             exchange()
             if now - lastPassed >= 1_000 || now == endMs {
                 lastPassed = now
@@ -72,6 +81,19 @@ struct CoreRig {
                 exchange()
             }
         }
+    }
+
+    /// The MCU dies (`kill -9` of a virtual MCU): nothing more comes from it, the link stays open.
+    mutating func killMCU() {
+        mcuDead = true
+        fromMCU.removeAll()
+    }
+
+    /// Another MCU, playing `path`'s scenario from its start, comes up on the same link now.
+    mutating func replaceMCU(scenario path: String) throws {
+        mcu = VirtualMCUCore(plan: try SimPlanner.plan(try SimScenarioParser.load(path: path)))
+        mcuOriginMs = now
+        mcuDead = false
     }
 
     /// The service stops: what the domain holds is flushed.
@@ -93,7 +115,12 @@ struct CoreRig {
             fromMCU.removeAll(keepingCapacity: true)
             for output in outputs {
                 switch output {
-                case let .bytes(bytes, _): core.received(bytes[...], at: LinkMilliseconds(now)) { perform($0) }
+                case let .bytes(bytes, _):
+                    if let dropsFrame, Self.frames(in: bytes).contains(where: dropsFrame) {
+                        droppedFrames += 1
+                        continue
+                    }
+                    core.received(bytes[...], at: LinkMilliseconds(now)) { perform($0) }
                 case .unplug:
                     mcuPlugged = false
                     core.linkLost("the virtual MCU was unplugged", at: LinkMilliseconds(now))
@@ -104,8 +131,18 @@ struct CoreRig {
             }
             let wires = toMCU
             toMCU.removeAll(keepingCapacity: true)
-            for wire in wires { mcu.receive(wire[...], at: now, into: &fromMCU) }
+            for wire in wires where !mcuDead { mcu.receive(wire[...], at: now - mcuOriginMs, into: &fromMCU) }
         }
+    }
+
+    /// The frames in one output of the MCU, decoded apart from the core's stream.
+    private static func frames(in bytes: [UInt8]) -> [Frame] {
+        var decoder = FrameDecoder(sender: .mcu)
+        var frames: [Frame] = []
+        decoder.decode(bytes[...]) { output in
+            if case let .frame(frame) = output { frames.append(frame) }
+        }
+        return frames
     }
 
     private mutating func perform(_ action: ServiceAction) {

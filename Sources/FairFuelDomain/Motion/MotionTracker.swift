@@ -23,6 +23,12 @@ public struct MotionStep: Sendable, Equatable {
     /// them consistently, link time otherwise. Only differences within a run of steps
     /// without a gap mean anything.
     public var dynamicsMs: Int64
+    /// The speed trace starts again here, for harsh events only: this step's speed is not
+    /// comparable with the previous one's (one is the receiver's, the other derived from
+    /// positions: an epoch that lost its RMC), or an epoch is missing between them (a frame
+    /// lost on the line). No acceleration is measured across it; the step is a reference for
+    /// the next. Time and distance are counted as for any step.
+    public var restartsDynamics = false
 }
 
 /// Turns GNSS fixes into trusted motion: gated by fix mode and HDOP, with
@@ -44,6 +50,13 @@ public struct MotionTracker: Sendable {
     private var lastReceiverMs: Int64?
     /// An epoch was refused by the gates since the last accepted one: the speed trace broke.
     private var untrustedSinceLastAccepted = false
+    /// Whether the last accepted fix's speed was the receiver's own (RMC, VTG), not derived
+    /// from positions.
+    private var lastSpeedIsReceivers = false
+    /// The receiver's epoch interval as seen (its shortest recent step), for missing epochs;
+    /// `lastReceiverElapsedMs` lets a receiver that lowers its rate be followed.
+    private var epochIntervalMs: Int64?
+    private var lastReceiverElapsedMs: Int64?
     // The jitter anchor: where a slow or stationary vehicle was last placed.
     private var anchorLatitude = 0.0
     private var anchorLongitude = 0.0
@@ -73,6 +86,16 @@ public struct MotionTracker: Sendable {
         return nil
     }
 
+    /// Forgets where the vehicle was (a receiver whose time jumped: another MCU, or days later):
+    /// the next fix starts a new segment with no straight line from the old position.
+    public mutating func forgetPosition() {
+        lastAccepted = nil
+        lastReceiverMs = nil
+        epochIntervalMs = nil
+        lastReceiverElapsedMs = nil
+        consecutiveOutliers = 0
+    }
+
     /// The vehicle is known to be stationary from `time` (ignition off).
     public mutating func markStopped(at time: LinkMilliseconds) {
         if stoppedSince == nil { stoppedSince = time }
@@ -94,6 +117,9 @@ public struct MotionTracker: Sendable {
         }
         let receiverMs = fix.utc?.millisecondsSinceEpoch
         var speed = fix.speed?.value
+        // A derived speed (an average over the last step) lags the receiver's (Doppler, now)
+        // by half a step: mixed, the two read as an acceleration that never happened.
+        let speedIsReceivers = speed != nil && !fix.motionIsDerived
         if let reported = speed, reported > thresholds.maximumMetersPerSecond || reported < 0 {
             rejectedOutlierCount += 1
             return nil
@@ -103,17 +129,19 @@ public struct MotionTracker: Sendable {
             let bridged = lastAccepted.map { bridge(from: $0, latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time) }
             return anchor(
                 latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time, afterGap: true, distance: bridged ?? .zero,
-                receiverMs: receiverMs)
+                receiverMs: receiverMs, speedIsReceivers: speedIsReceivers)
         }
         // Intervals on the receiver's clock where it has one: epochs that reach us late or
         // in a burst keep their true spacing. A receiver clock that repeats, runs back or
         // leaps (a restart, a leap second, a week rollover) breaks the trace instead.
         var elapsedMs = time.value - previous.time.value
         var traceBroken = untrustedSinceLastAccepted
+        var restartsDynamics = speedIsReceivers != lastSpeedIsReceivers
         if let receiverMs, let lastReceiverMs {
             let receiverElapsed = receiverMs - lastReceiverMs
             if receiverElapsed > 0 && receiverElapsed <= gapMs {
                 elapsedMs = receiverElapsed
+                if isMissingEpochs(receiverElapsed) { restartsDynamics = true }
             } else {
                 traceBroken = true
             }
@@ -131,7 +159,9 @@ public struct MotionTracker: Sendable {
             if consecutiveOutliers >= 3 {
                 // The receiver insists: it was the old position that was wrong. Re-anchor without distance.
                 consecutiveOutliers = 0
-                return anchor(latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time, afterGap: true, receiverMs: receiverMs)
+                return anchor(
+                    latitude: latitude, longitude: longitude, speed: speed ?? 0, at: time, afterGap: true, receiverMs: receiverMs,
+                    speedIsReceivers: speedIsReceivers)
             }
             return nil
         }
@@ -161,16 +191,34 @@ public struct MotionTracker: Sendable {
         let step = MotionStep(
             time: time, elapsedMs: elapsedMs, distance: distance,
             speed: MetersPerSecond(isStopped ? 0 : reportedSpeed), receiverSpeed: MetersPerSecond(reportedSpeed),
-            latitude: latitude, longitude: longitude, afterGap: traceBroken, dynamicsMs: previous.dynamicsMs + elapsedMs)
+            latitude: latitude, longitude: longitude, afterGap: traceBroken, dynamicsMs: previous.dynamicsMs + elapsedMs,
+            restartsDynamics: restartsDynamics)
         lastAccepted = step
         lastReceiverMs = receiverMs
+        lastSpeedIsReceivers = speedIsReceivers
         untrustedSinceLastAccepted = false
         return step
     }
 
+    /// Whether a step of `receiverElapsed` on the receiver's clock skips an epoch or more: longer
+    /// than one and a half of its interval. The interval is the shortest step seen, or a longer
+    /// one seen twice in a row (the receiver lowered its rate).
+    private mutating func isMissingEpochs(_ receiverElapsed: Int64) -> Bool {
+        defer { lastReceiverElapsedMs = receiverElapsed }
+        guard let interval = epochIntervalMs, receiverElapsed > interval else {
+            epochIntervalMs = receiverElapsed
+            return false
+        }
+        if receiverElapsed == lastReceiverElapsedMs {
+            epochIntervalMs = receiverElapsed
+            return false
+        }
+        return receiverElapsed * 2 > interval * 3
+    }
+
     private mutating func anchor(
         latitude: Double, longitude: Double, speed: Double, at time: LinkMilliseconds, afterGap: Bool, distance: Meters = .zero,
-        receiverMs: Int64?
+        receiverMs: Int64?, speedIsReceivers: Bool
     ) -> MotionStep {
         anchorLatitude = latitude
         anchorLongitude = longitude
@@ -185,6 +233,8 @@ public struct MotionTracker: Sendable {
             dynamicsMs: dynamicsMs)
         lastAccepted = step
         lastReceiverMs = receiverMs
+        lastSpeedIsReceivers = speedIsReceivers
+        lastReceiverElapsedMs = nil
         untrustedSinceLastAccepted = false
         return step
     }

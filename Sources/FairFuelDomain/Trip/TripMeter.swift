@@ -140,6 +140,11 @@ public struct TripMeter: Sendable {
             accelerationRun = false
             brakingRun = false
         } else {
+            if step.restartsDynamics {
+                // Not comparable with what came before (another speed source, a missing epoch),
+                // but a reference for what follows.
+                recent.removeAll()
+            }
             detectHarsh(timeMs: step.dynamicsMs, speed: step.receiverSpeed.value)
         }
         lastTime = step.time
@@ -161,6 +166,16 @@ public struct TripMeter: Sendable {
     /// Ends the trip at `time` and returns its metrics.
     public mutating func finish(at time: LinkMilliseconds) -> TripMetrics {
         advance(to: time)
+        let result = metrics
+        startTime = nil
+        lastTime = nil
+        return result
+    }
+
+    /// Ends the trip at its last measured moment `time` (its last fix), whatever time passed
+    /// since: the duration is what was measured up to it.
+    public mutating func finish(measuredUntil time: LinkMilliseconds) -> TripMetrics {
+        if let start = startTime { metrics.durationMs = max(0, time.value - start.value) }
         let result = metrics
         startTime = nil
         lastTime = nil

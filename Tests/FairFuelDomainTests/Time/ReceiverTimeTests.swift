@@ -81,6 +81,42 @@ struct ReceiverTimeTests {
         #expect(events.accelerations == 0)
     }
 
+    @Test("an epoch that lost its RMC (a speed derived from positions) is never compared with the receiver's speeds")
+    func derivedSpeedAmongReceiverSpeeds() {
+        // Firm braking from 30 m/s at 1.8 m/s² (under 2.2). The epoch at 5 s lost its RMC on the
+        // line: its speed is derived from positions, the average over the second before, 0.9 m/s
+        // above the receiver's own.
+        func epochs(derivedMarked: Bool) -> [(GNSSFix, Int64)] {
+            (0...10).map { second in
+                let speed = 30 - 1.8 * Double(second)
+                var fix = Self.fix(
+                    second: Double(second), speed: second == 5 ? speed + 0.9 : speed, utcMs: Self.morningUTCMs + Int64(second) * 1000)
+                fix.motionIsDerived = second == 5 && derivedMarked
+                return (fix, Int64(second) * 1000)
+            }
+        }
+        let events = Self.harshEvents(epochs(derivedMarked: true))
+        #expect(events.brakings == 0 && events.accelerations == 0)
+        // Control: the same speeds all taken as the receiver's read as a harsh braking.
+        #expect(Self.harshEvents(epochs(derivedMarked: false)).brakings == 1)
+    }
+
+    @Test("an epoch lost whole breaks the speed trace: no acceleration is measured across it")
+    func missingEpoch() {
+        // 20 m/s, then 14.6 m/s two seconds later: 2.7 m/s², harsh on one trace.
+        func epochs(intervalMs: Int64, skipping skipped: Int?) -> [(GNSSFix, Int64)] {
+            (0...8).filter { $0 != skipped }.map { index in
+                let ms = Int64(index) * intervalMs
+                let speed = Int64(index) * intervalMs < 6_000 ? 20.0 : 14.6
+                return (Self.fix(second: Double(ms) / 1000, speed: speed, utcMs: Self.morningUTCMs + ms), ms)
+            }
+        }
+        // At 1 Hz with the epoch at 5 s lost, the 2 s step spans a missing epoch: no event.
+        #expect(Self.harshEvents(epochs(intervalMs: 1_000, skipping: 5)).brakings == 0)
+        // Control: a 0.5 Hz receiver's 2 s steps miss nothing, and the same change is harsh.
+        #expect(Self.harshEvents(epochs(intervalMs: 2_000, skipping: nil)).brakings == 1)
+    }
+
     @Test("a leap second (23:59:60) gives no negative or zero interval and no harsh event")
     func leapSecond() {
         let midnight: Int64 = 1_798_761_600_000  // 2027-01-01T00:00:00Z
