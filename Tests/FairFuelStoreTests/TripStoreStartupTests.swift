@@ -25,6 +25,20 @@ final class LogCollector: Sendable {
         try store.connection.checkpoint(.truncate)
     }
 
+    /// Noise over every other page of the file's second half (where the track chunks are); the file's bytes after.
+    static func overwriteEveryOtherPageOfTheSecondHalf(_ path: String) throws -> Data {
+        let pageSize = 4_096
+        let pages = try #require(SQLiteDatabaseFiles.size(of: path)) / Int64(pageSize)
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        var random = SeededGenerator(seed: 5)
+        for page in stride(from: Int64(pages / 2), to: pages, by: 2) {
+            try handle.seek(toOffset: UInt64(page) * UInt64(pageSize) + 100)
+            handle.write(Data((0..<512).map { _ in UInt8.random(in: 0...255, using: &random) }))
+        }
+        try handle.close()
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
     @Test func aSoundStoreOpensAsItIs() throws {
         let path = temporaryStorePath()
         try Self.storeWithATrip(path)
@@ -40,16 +54,7 @@ final class LogCollector: Sendable {
     @Test func aCorruptStoreIsMovedAsideAndAFreshOneCreated() throws {
         let path = temporaryStorePath()
         try Self.storeWithATrip(path)
-        let pageSize = 4_096
-        let pages = try #require(SQLiteDatabaseFiles.size(of: path)) / Int64(pageSize)
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        var random = SeededGenerator(seed: 5)
-        for page in stride(from: Int64(pages / 2), to: pages, by: 2) {
-            try handle.seek(toOffset: UInt64(page) * UInt64(pageSize) + 100)
-            handle.write(Data((0..<512).map { _ in UInt8.random(in: 0...255, using: &random) }))
-        }
-        try handle.close()
-        let corruptBytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let corruptBytes = try Self.overwriteEveryOtherPageOfTheSecondHalf(path)
         let log = LogCollector()
         let (store, report) = try TripStore.openCheckingIntegrity(
             path: path, configuration: StoreConfiguration(log: log.sink), wallClockUTCMs: Self.wallClock)
@@ -82,16 +87,7 @@ final class LogCollector: Sendable {
         let before = try TripStore(path: path, readOnly: true)
         let (uid, sessions, splits) = (
             try before.connection.scalarText("SELECT uid FROM vehicle"), try before.sessions().count, try before.splits().count)
-        let pageSize = 4_096
-        let pages = try #require(SQLiteDatabaseFiles.size(of: path)) / Int64(pageSize)
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        var random = SeededGenerator(seed: 5)
-        for page in stride(from: Int64(pages / 2), to: pages, by: 2) {
-            try handle.seek(toOffset: UInt64(page) * UInt64(pageSize) + 100)
-            handle.write(Data((0..<512).map { _ in UInt8.random(in: 0...255, using: &random) }))
-        }
-        try handle.close()
-        let corruptBytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let corruptBytes = try Self.overwriteEveryOtherPageOfTheSecondHalf(path)
         let log = LogCollector()
         let (store, report) = try TripStore.openCheckingIntegrity(
             path: path, configuration: StoreConfiguration(log: log.sink), wallClockUTCMs: Self.wallClock)
