@@ -142,12 +142,19 @@ struct RefuelCommand: ParsableCommand {
                 let odometer = refuel.odometerKilometers.map { units.distanceText(meters: $0 * 1000, decimals: 0) } ?? "-"
                 let words = [refuel.station, refuel.note].compactMap { $0 }.joined(separator: " / ")
                 let line = pad(String(id), 6) + pad(units.minuteText(utcMs: refuel.atUTCMs), 18)
-                    + pad(DisplayUnits.fixed(units.volume(liters: refuel.liters), 2), 10) + pad(units.moneyText(refuel.cost), 10)
+                    + pad(DisplayUnits.fixed(units.volume(liters: refuel.liters), 2), 10) + pad(RefuelCommand.costText(refuel, vehicle: vehicle, units: units), 10)
                     + pad(refuel.fullTank ? "full" : "partial", 9) + pad(odometer, 12)
                     + pad(refuel.settledUTCMs.map { units.dateText(utcMs: $0) } ?? "-", 12) + words
                 print(String(line.reversed().drop { $0 == " " }.reversed()))
             }
         }
+    }
+
+    /// The bill in the column of the vehicle's currency; a bill paid in another one (before a
+    /// `vehicle set --currency`) says which, in its own minor digits, rather than pass for it.
+    static func costText(_ refuel: RefuelInput, vehicle: VehicleProfile, units: DisplayUnits) -> String {
+        guard let currency = refuel.currency, currency != vehicle.currency else { return units.moneyText(refuel.cost) }
+        return MoneyText.format(refuel.cost, minorDigits: VehicleProfile.minorDigits(ofCurrency: currency) ?? 2) + " " + currency
     }
 
     struct Remove: ParsableCommand {

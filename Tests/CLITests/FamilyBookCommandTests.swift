@@ -222,5 +222,11 @@ import TestSupport
         #expect(summary.contains("bills in EUR (not added): 132.31 EUR"))
         let split = try Self.run(["split", "--db", db]).standardOutput
         #expect(split.contains("54.00 EUR") && split.contains("40.00 USD"))
+        // The fuel log's USD column names the bills paid in euros rather than pass them for dollars.
+        let log = try Self.run(["refuel", "list", "--db", db]).standardOutput.split(separator: "\n")
+        #expect(log.first?.contains("USD") == true)
+        #expect(log.contains { $0.contains("75.60 EUR") } && log.contains { $0.contains("54.00 EUR") }, "\(log)")
+        let dollars = try #require(log.first { $0.contains("40.00") })
+        #expect(!dollars.contains("EUR") && !dollars.contains("40.00 USD"), "the vehicle's own currency is the column's: \(dollars)")
     }
 }
