@@ -9,7 +9,8 @@ extension StoreError {
         let list = ids.map(String.init).joined(separator: ", ")
         return .invalid(
             "this would change settled bill(s) \(list), and a settled bill never changes; nothing was changed. "
-                + "Add --force to make the change and keep the settled bill(s) as they are")
+                + "Add --force to make the change and keep the settled bill(s) as they are: they will not show it, and fuel the "
+                + "change puts into another bill (a refuel entered inside a settled bill's period) is then counted in both")
     }
 }
 

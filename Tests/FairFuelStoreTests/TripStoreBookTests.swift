@@ -205,6 +205,8 @@ import Testing
         #expect(try store.splits() == before)
         #expect(try store.sessions().first { $0.id.rawValue == 2 }?.driverName == "Bob")
         #expect(throws: StoreError.touchesSettled([bills[1]])) { try store.deleteTrip(.session(1)) }
+        // The refusal says what --force would cost: the settled bill keeps shares the change would move.
+        #expect(StoreError.touchesSettled([bills[1]]).description.contains("is then counted in both"))
         #expect(try store.sessions().count == 3)
 
         // The settled bill itself cannot be edited or removed.
