@@ -159,14 +159,20 @@ import TestSupport
 
 /// `store prune` measures after the checkpoint that empties the WAL, so a store that shrank reads as shrunk.
 @Suite struct StorePruneCommandTests {
-    @Test func pruneReportsTheSizesAfterTheCheckpoint() throws {
-        let keep = NSTemporaryDirectory() + "fairfuel-prune-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: keep) }
+    /// A folder (`prefix` + a few letters) holding the store `demo` kept of the short drive.
+    static func shortDriveDemo(_ prefix: String) throws -> String {
+        let keep = NSTemporaryDirectory() + prefix + String(UUID().uuidString.prefix(8))
         let demo = try FairFuelExecutable.run([
             "demo", "--scenario", PackagePaths.root + "/scenarios/short-drive.scenario", "--speed", "1000", "--idle-speed", "20000",
             "--quiet", "--keep", keep,
         ])
         #expect(demo.exitCode == 0, "\(demo.standardError)")
+        return keep
+    }
+
+    @Test func pruneReportsTheSizesAfterTheCheckpoint() throws {
+        let keep = try Self.shortDriveDemo("fairfuel-prune-")
+        defer { try? FileManager.default.removeItem(atPath: keep) }
         let db = keep + "/fairfuel.db"
         let prune = try FairFuelExecutable.run(["store", "prune", "--db", db, "--now", "2027-01-01T00:00:00Z", "--max-age-days", "1"])
         #expect(prune.exitCode == 0, "\(prune.standardError)")
@@ -183,13 +189,8 @@ import TestSupport
     /// `store stats` and `store prune` read the board profile from $FAIRFUEL_BOARD, as every other
     /// command does: its one-day age limit thins the demo's track, and its budget is the one shown.
     @Test func statsAndPruneFollowTheBoardProfileInTheEnvironment() throws {
-        let keep = NSTemporaryDirectory() + "fairfuel-prune-board-\(UUID().uuidString.prefix(8))"
+        let keep = try Self.shortDriveDemo("fairfuel-prune-board-")
         defer { try? FileManager.default.removeItem(atPath: keep) }
-        let demo = try FairFuelExecutable.run([
-            "demo", "--scenario", PackagePaths.root + "/scenarios/short-drive.scenario", "--speed", "1000", "--idle-speed", "20000",
-            "--quiet", "--keep", keep,
-        ])
-        #expect(demo.exitCode == 0, "\(demo.standardError)")
         let db = keep + "/fairfuel.db"
         var profile = try BoardFiles.text("x86-64-dev.toml")
         for (from, to) in [("disk_budget_bytes = 1_073_741_824", "disk_budget_bytes = 123_456_789"),

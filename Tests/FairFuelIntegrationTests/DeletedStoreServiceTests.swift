@@ -18,11 +18,7 @@ extension IntegrationTests {
                 let drivers = try TripStore(path: db, readOnly: true).directory().drivers.map(\.name)
                 _ = try rig.startSim(speed: IntegrationTests.speed, idleSpeed: IntegrationTests.idleSpeed)
                 let run = try rig.spawn("run", ["run", "--port", rig.linkPath, "--db", db, "--control", rig.controlPath])
-                try rig.waitUntil("Anna's session past 0.3 km", seconds: IntegrationTests.patience) {
-                    guard run.isRunning else { throw IntegrationRig.Failure(description: "run ended: \(run.standardError)") }
-                    let status = rig.status()
-                    return status?.driver == "Anna" && (status?.sessionKilometers ?? 0) >= 0.3
-                }
+                try rig.waitUntilDriving(kilometers: 0.3, run: run)
                 for file in [db, db + "-wal", db + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
                 try rig.waitUntil("the store written back and shown", seconds: 15) {
                     (rig.status()?.json["store_note"] as? String)?.contains("deleted while the service ran") == true

@@ -22,11 +22,7 @@ extension IntegrationTests {
                 try FileManager.default.copyItem(atPath: rig.databasePath, toPath: db)
                 _ = try rig.startSim(speed: IntegrationTests.speed, idleSpeed: IntegrationTests.idleSpeed)
                 let run = try rig.spawn("run", ["run", "--port", rig.linkPath, "--db", db, "--control", rig.controlPath])
-                try rig.waitUntil("Anna's session past 0.5 km", seconds: IntegrationTests.patience) {
-                    guard run.isRunning else { throw IntegrationRig.Failure(description: "run ended: \(run.standardError)") }
-                    let status = rig.status()
-                    return status?.driver == "Anna" && (status?.sessionKilometers ?? 0) >= 0.5
-                }
+                try rig.waitUntilDriving(kilometers: 0.5, run: run)
                 // Something else fills the file system; the session ends while it is full.
                 let filler = fs.fill()
                 usleep(300_000)
@@ -84,11 +80,7 @@ extension IntegrationTests {
                 let filler = fs.fill()
                 _ = try rig.startSim(speed: IntegrationTests.speed, idleSpeed: IntegrationTests.idleSpeed)
                 let run = try rig.spawn("run", ["run", "--port", rig.linkPath, "--db", db, "--control", rig.controlPath])
-                try rig.waitUntil("Anna's session past 0.5 km", seconds: IntegrationTests.patience) {
-                    guard run.isRunning else { throw IntegrationRig.Failure(description: "run ended: \(run.standardError)") }
-                    let status = rig.status()
-                    return status?.driver == "Anna" && (status?.sessionKilometers ?? 0) >= 0.5
-                }
+                try rig.waitUntilDriving(kilometers: 0.5, run: run)
                 let full = rig.status()
                 #expect(full?.json["store_refusing_writes"] as? Bool == true)
                 #expect((full?.json["store_note"] as? String)?.contains("started on a full disk") == true, "\(full?.json ?? [:])")

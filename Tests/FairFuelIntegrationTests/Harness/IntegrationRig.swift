@@ -170,6 +170,16 @@ final class IntegrationRig: @unchecked Sendable {
         throw Failure(description: "timed out after \(seconds) s waiting for \(what)\n\(diagnostics())")
     }
 
+    /// Waits until `driver`'s session has covered `kilometers`, failing early if `run` (the service
+    /// under test, when given) exits meanwhile.
+    func waitUntilDriving(_ driver: String = "Anna", kilometers: Double, run: ChildProcess? = nil) throws {
+        try waitUntil("\(driver)'s session past \(kilometers) km", seconds: IntegrationTests.patience) {
+            if let run, !run.isRunning { throw Failure(description: "run ended: \(run.standardError)") }
+            let status = status()
+            return status?.driver == driver && (status?.sessionKilometers ?? 0) >= kilometers
+        }
+    }
+
     /// The last lines each child wrote, for failure messages.
     func diagnostics() -> String {
         children.map { child in
