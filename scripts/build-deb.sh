@@ -71,6 +71,12 @@ fi
 for binary in fairfuel fairfueld; do
   [ -x "$bin_dir/$binary" ] || die "no executable $bin_dir/$binary"
 done
+# The daemon's memory budget (issue 16): one String.replacing, contains(some StringProtocol) or
+# firstRange(of:) anywhere in its code links the regex engine, 0.9 MB of binary and about 0.19 MB
+# resident. Caught here, where the package test builds it, not months later by scripts/memory.sh.
+if nm "$bin_dir/fairfueld" 2>/dev/null | grep -q '17_StringProcessing\|12_RegexParser'; then
+  die "fairfueld links the regex engine (_StringProcessing): use FairFuelCore's firstRange(ofText:)/containsText, or a bound SQL parameter, instead of the standard library's string searches; 'nm $bin_dir/fairfueld | grep 17_StringProcessing | swift demangle' names the call"
+fi
 if [ -z "$host_bin_dir" ]; then
   if [ "$arch" = "$host_arch" ]; then
     host_bin_dir="$bin_dir"

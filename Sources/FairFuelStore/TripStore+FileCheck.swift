@@ -32,7 +32,8 @@ extension TripStore {
         let temporary = path + ".restoring"
         SQLiteDatabaseFiles.remove(temporary)
         do {
-            try connection.execute("VACUUM INTO '\(temporary.replacing("'", with: "''"))'")
+            // A bound name, not one quoted into the text: String.replacing would link the regex engine.
+            try connection.runOnce("VACUUM INTO ?", .text(temporary))
         } catch {
             SQLiteDatabaseFiles.remove(temporary)
             return .notRestored(reason: "cannot copy the open store to \(temporary): \(error)")

@@ -47,6 +47,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: store.path + ".restoring"))
     }
 
+    @Test func aStoreWhosePathHasAQuoteIsWrittenBackToo() throws {
+        // The copy's name goes to SQLite as a bound value, so no quoting can break it.
+        let path = temporaryStorePath("Anna's car; DROP")
+        let store = try TripStore(path: path)
+        let anna = try store.addDriver(name: "Anna", tags: [], beacons: [])
+        _ = try SyntheticTrip(seed: 4, startUTCMs: Self.t0, count: 120)
+            .record(in: store, driver: anna, name: "Anna", run: try store.beginRun(note: "t"))
+        #expect(store.checkFileInPlace(wallClockUTCMs: Self.t0) == .inPlace)
+        Self.remove(path)
+        #expect(store.checkFileInPlace(wallClockUTCMs: Self.t0) == .restored(replacedMovedTo: nil))
+        let reader = try TripStore(path: path, readOnly: true)
+        #expect(try reader.sessions().count == 1)
+        #expect(!FileManager.default.fileExists(atPath: path + ".restoring"))
+    }
+
     @Test func aFilePutInItsPlaceIsMovedAsideNotOverwritten() throws {
         let (store, _, _, _) = try Self.storeWithATrip()
         Self.remove(store.path)
