@@ -153,7 +153,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "FairFuelPullTests",
-            dependencies: ["FairFuelCore", "FairFuelPull", "FairFuelLink", "FairFuelReports", "TestSupport"],
+            dependencies: ["FairFuelCore", "FairFuelPull", "FairFuelLink", "FairFuelReports", "FairFuelStore", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "FairFuelConfigurationTests",

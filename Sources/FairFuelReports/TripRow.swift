@@ -56,7 +56,7 @@ public struct TripRow: Sendable, Equatable {
         self.init(
             id: session.id.rawValue, driverID: session.driver?.rawValue, driverName: session.driverName,
             startUTCMs: session.startUTCMs, endUTCMs: session.endUTCMs,
-            endReason: session.assignedFromUntracked != nil ? "assigned" : session.endReason?.rawValue,
+            endReason: session.reportedEndReason,
             distanceMeters: session.distanceMeters, durationMs: session.durationMs, movingMs: session.movingMs,
             idleMs: session.idleMs, harshAccelerations: session.harshAccelerations, harshBrakings: session.harshBrakings,
             maximumSpeedMetersPerSecond: session.maximumSpeedMetersPerSecond, fuelLiters: session.fuelLiters,

@@ -48,6 +48,13 @@ public struct StoredSession: Sendable, Equatable {
     public var continuedFrom: SessionID? = nil
     /// The untracked driving `trips assign` made this session from (it has no positions); nil: recorded.
     public var assignedFromUntracked: Int64? = nil
+
+    /// The end reason every listing and message gives (`trips`, a USB pull, the uplink): `assigned`
+    /// for a trip made from untracked driving, whose figures are only its distance and fuel, so
+    /// that readers across cars know it as `trips` does; the rule's reason otherwise.
+    public var reportedEndReason: String? {
+        assignedFromUntracked != nil ? "assigned" : endReason?.rawValue
+    }
 }
 
 extension TripStore {

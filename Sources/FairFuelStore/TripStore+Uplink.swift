@@ -28,7 +28,7 @@ extension TripStore {
         fields.add("driver_uuid", uuid)
         fields.add("start_utc", Self.utcText(session.startUTCMs))
         fields.add("end_utc", Self.utcText(session.endUTCMs))
-        fields.add("end_reason", session.endReason?.rawValue)
+        fields.add("end_reason", session.reportedEndReason)
         fields.add("distance_km", session.distanceMeters / 1000, decimals: 3)
         fields.add("duration_s", session.durationMs / 1000)
         fields.add("idle_s", session.idleMs / 1000)

@@ -119,7 +119,9 @@ struct DemoCommand: ParsableCommand {
             guard !pieces.isEmpty else { continue }
             let list = pieces.joined(separator: ",")
             print("")
-            print("A correction: \(driver) forgot to tap on \(plan.localText(trip.startMs)) (fairfuel trips assign \(list) \(driver)):")
+            // The scenario's clock is the family's; the tables above are in UTC (no time zone set).
+            let utc = ISO8601.dateMinute(utcMs: trip.startUTC.millisecondsSinceEpoch)
+            print("A correction: \(driver) forgot to tap on \(plan.localText(trip.startMs)) local time, \(utc) UTC (fairfuel trips assign \(list) \(driver)):")
             try? StandardStreams.flush()
             try TripsCommand.Assign.parse([list, driver, "--db", storePath]).run()
             return

@@ -107,6 +107,24 @@ import Testing
         #expect(trips.last?["deleted"] as? Bool == true)
     }
 
+    @Test func untrackedDrivingGivenToADriverIsPublishedAsAssignedAsTripsListsIt() throws {
+        let store = try TripStore(path: temporaryStorePath())
+        store.uplink = Self.uplink
+        let alice = try store.addDriver(name: "Alice", tags: [], beacons: [])
+        try store.addUntracked(fromUTCMs: Self.t0, toUTCMs: Self.t0 + Self.hour, distanceMeters: 20_000, fuelLiters: 3)
+        let untracked = try #require(try store.untrackedDriving().first)
+        let (_, corrections) = try store.assignTrips([.untracked(untracked.id)], to: alice)
+        let session = try #require(try store.sessions().first)
+        #expect(session.endReason == .manual, "stored as a session ended by hand")
+        #expect(session.reportedEndReason == "assigned")
+        let trip = try #require(try Self.messages(store).last { Self.kind($0.topic) == "trip" }?.json)
+        #expect(trip["id"] as? Int64 == session.id.rawValue)
+        #expect(corrections.count == 1)
+        // A hub reads it as `trips` shows it: no times or harsh events of its own.
+        #expect(trip["end_reason"] as? String == "assigned")
+        #expect(trip["distance_km"] as? Double == 20)
+    }
+
     @Test func aTripAPowerCutLeftOpenIsPublishedWhenItIsEnded() throws {
         let store = try TripStore(path: temporaryStorePath())
         store.uplink = Self.uplink

@@ -131,7 +131,7 @@ public struct StorePullSource: PullDataSource {
         func opt(_ v: Int64?) -> String { v.map { String($0) } ?? "" }
         return [
             String(s.id.rawValue), s.driver.map { String($0.rawValue) } ?? "", s.driverName, opt(s.startUTCMs), opt(s.endUTCMs),
-            s.endReason?.rawValue ?? "", JSONLine.formatFixed(s.distanceMeters, decimals: 1), String(s.durationMs),
+            s.reportedEndReason ?? "", JSONLine.formatFixed(s.distanceMeters, decimals: 1), String(s.durationMs),
             String(s.movingMs), String(s.idleMs), JSONLine.formatFixed(s.maximumSpeedMetersPerSecond, decimals: 2),
             String(s.harshAccelerations), String(s.harshBrakings), JSONLine.formatFixed(s.fuelLiters, decimals: 4),
             opt(s.stoppedUTCMs), opt(s.driverLeftUTCMs),
