@@ -1,11 +1,13 @@
 import FairFuelCore
 import FairFuelParsers
 
-/// How the family reads quantities: kilometres or miles, litres or US gallons, and the
-/// currency's minor units. Every human-facing number of the CLI, CSV and HTML goes through
+/// How the family reads quantities: kilometres or miles, litres, US or imperial (UK) gallons, and
+/// the currency's minor units. Every human-facing number of the CLI, CSV and HTML goes through
 /// here; JSON keeps SI field names (`distance_km`, `fuel_l`, `cost_cents`) as a stable contract.
 public struct DisplayUnits: Sendable, Equatable {
-    public enum System: String, Sendable { case metric, imperial }
+    /// `metric`: km, litres, L/100 km. `imperial`: miles, US gallons, US mpg. `uk`: miles,
+    /// imperial gallons, UK mpg (a UK gallon is 20 % more than a US one, and so is its mpg).
+    public enum System: String, Sendable, CaseIterable { case metric, imperial, uk }
 
     public var system: System
     /// ISO 4217 code.
@@ -17,6 +19,16 @@ public struct DisplayUnits: Sendable, Equatable {
 
     public static let metersPerMile = 1_609.344
     public static let litersPerUSGallon = 3.785_411_784
+    public static let litersPerImperialGallon = 4.546_09
+
+    /// Litres in the system's gallon; nil for metric.
+    public var litersPerGallon: Double? {
+        switch system {
+        case .metric: nil
+        case .imperial: Self.litersPerUSGallon
+        case .uk: Self.litersPerImperialGallon
+        }
+    }
 
     public init(system: System, currency: String, currencyMinorDigits: Int) {
         self.system = system
@@ -24,16 +36,28 @@ public struct DisplayUnits: Sendable, Equatable {
         self.currencyMinorDigits = currencyMinorDigits
     }
 
-    /// `units` as the vehicle profile stores it (`metric` or `imperial`; anything else is metric).
+    /// `units` as the vehicle profile stores it (`metric`, `imperial` or `uk`; anything else is metric).
     public init(units: String, currency: String, currencyMinorDigits: Int) {
         self.init(system: System(rawValue: units) ?? .metric, currency: currency, currencyMinorDigits: currencyMinorDigits)
     }
 
     public var distanceUnit: String { system == .metric ? "km" : "mi" }
-    public var volumeUnit: String { system == .metric ? "L" : "gal" }
+    public var volumeUnit: String {
+        switch system {
+        case .metric: "L"
+        case .imperial: "gal"
+        case .uk: "gal (UK)"
+        }
+    }
     public var speedUnit: String { system == .metric ? "km/h" : "mph" }
-    /// L/100 km, or US miles per gallon (where more is better).
-    public var consumptionUnit: String { system == .metric ? "L/100 km" : "mpg" }
+    /// L/100 km, or miles per US or UK gallon (where more is better).
+    public var consumptionUnit: String {
+        switch system {
+        case .metric: "L/100 km"
+        case .imperial: "mpg"
+        case .uk: "mpg (UK)"
+        }
+    }
     /// Distance for "per 100 <unit>" rates.
     public var rateDistance: String { system == .metric ? "100 km" : "100 mi" }
 
@@ -42,7 +66,7 @@ public struct DisplayUnits: Sendable, Equatable {
     }
 
     public func volume(liters: Double) -> Double {
-        system == .metric ? liters : liters / Self.litersPerUSGallon
+        litersPerGallon.map { liters / $0 } ?? liters
     }
 
     public func speed(metersPerSecond: Double) -> Double {
@@ -51,9 +75,9 @@ public struct DisplayUnits: Sendable, Equatable {
 
     /// L/100 km as the family reads consumption; nil for a consumption of zero in mpg.
     public func consumption(litersPer100km: Double) -> Double? {
-        guard system == .imperial else { return litersPer100km }
+        guard let litersPerGallon else { return litersPer100km }
         guard litersPer100km > 0 else { return nil }
-        return 100 * Self.litersPerUSGallon / (litersPer100km * Self.metersPerMile / 1000)
+        return 100 * litersPerGallon / (litersPer100km * Self.metersPerMile / 1000)
     }
 
     /// A count per 100 km as a count per 100 of the display distance.
@@ -68,7 +92,7 @@ public struct DisplayUnits: Sendable, Equatable {
 
     /// Litres in a volume the user typed in display units.
     public func liters(volume: Double) -> Double {
-        system == .metric ? volume : volume * Self.litersPerUSGallon
+        litersPerGallon.map { volume * $0 } ?? volume
     }
 
     // MARK: Text
@@ -78,12 +102,12 @@ public struct DisplayUnits: Sendable, Equatable {
         Self.fixed(distance(meters: meters), decimals) + " " + distanceUnit
     }
 
-    /// `6.20 L` / `1.64 gal`.
+    /// `6.20 L` / `1.64 gal` / `1.36 gal (UK)`.
     public func volumeText(liters: Double, decimals: Int = 2) -> String {
         Self.fixed(volume(liters: liters), decimals) + " " + volumeUnit
     }
 
-    /// `6.4 L/100 km` / `36.8 mpg`; `-` when unknown.
+    /// `6.4 L/100 km` / `36.8 mpg` / `44.1 mpg (UK)`; `-` when unknown.
     public func consumptionText(litersPer100km: Double?) -> String {
         guard let litersPer100km, let value = consumption(litersPer100km: litersPer100km) else { return "-" }
         return Self.fixed(value, 1) + " " + consumptionUnit

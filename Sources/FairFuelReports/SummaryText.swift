@@ -57,12 +57,15 @@ public enum SummaryText {
     /// Lines for a terminal; `fullFillsKept` false: the summary is of pulls, which carry no full-fill periods.
     public static func text(_ summary: FamilySummary, vehicle: String, units u: DisplayUnits, fullFillsKept: Bool = true) -> String {
         var text = "\(vehicle), \(summary.month?.description ?? "all time") (\(u.timeZoneText))\n"
-        text += pad("driver", 14) + pad("trips", 7) + pad(u.distanceUnit, 10) + pad("time", 13) + pad("fuel " + u.volumeUnit, 10)
-            + pad(u.consumptionUnit, 10) + pad("harsh/" + u.rateDistance, 14) + pad("idle", 7) + pad(u.currency, 10) + "eco\n"
+        // The fuel and consumption columns widen for a long unit (`gal (UK)`) rather than run into the next.
+        let fuelWidth = max(10, ("fuel " + u.volumeUnit).count + 1)
+        let consumptionWidth = max(10, u.consumptionUnit.count + 1)
+        text += pad("driver", 14) + pad("trips", 7) + pad(u.distanceUnit, 10) + pad("time", 13) + pad("fuel " + u.volumeUnit, fuelWidth)
+            + pad(u.consumptionUnit, consumptionWidth) + pad("harsh/" + u.rateDistance, 14) + pad("idle", 7) + pad(u.currency, 10) + "eco\n"
         for d in summary.drivers {
             text += pad(d.driverName, 14) + pad(String(d.trips), 7) + pad(DisplayUnits.fixed(u.distance(meters: d.distanceMeters), 1), 10)
-                + pad(DisplayUnits.durationText(milliseconds: d.durationMs), 13) + pad(DisplayUnits.fixed(u.volume(liters: d.fuelLiters), 2), 10)
-                + pad(d.litersPer100km.flatMap(u.consumption(litersPer100km:)).map { DisplayUnits.fixed($0, 1) } ?? "-", 10)
+                + pad(DisplayUnits.durationText(milliseconds: d.durationMs), 13) + pad(DisplayUnits.fixed(u.volume(liters: d.fuelLiters), 2), fuelWidth)
+                + pad(d.litersPer100km.flatMap(u.consumption(litersPer100km:)).map { DisplayUnits.fixed($0, 1) } ?? "-", consumptionWidth)
                 + pad(d.harshPer100km.map { DisplayUnits.fixed(u.per100(perHundredKilometers: $0), 1) } ?? "-", 14)
                 + pad(d.idleShare.map { DisplayUnits.fixed($0 * 100, 0) + "%" } ?? "-", 7) + pad(u.moneyText(d.cost), 10)
                 + (d.ecoScore.map(String.init) ?? "-") + "\n"
@@ -80,7 +83,7 @@ public enum SummaryText {
         for p in summary.fullFills {
             let over = p.odometerKilometers != nil ? "odometer" : "GNSS"
             text += "    " + u.dateText(utcMs: p.fromUTCMs) + " to " + u.dateText(utcMs: p.toUTCMs)
-                + "  " + pad(u.distanceText(meters: p.distanceMeters), 11) + pad(u.volumeText(liters: p.pumpedLiters) + " pumped", 16)
+                + "  " + pad(u.distanceText(meters: p.distanceMeters), 11) + pad(u.volumeText(liters: p.pumpedLiters) + " pumped", 16 + max(0, u.volumeUnit.count - 3))
                 + "real " + pad(u.consumptionText(litersPer100km: p.realLitersPer100km), 14)
                 + "estimated " + pad(u.consumptionText(litersPer100km: p.estimatedLitersPer100km), 14) + "(\(over))\n"
         }

@@ -42,7 +42,8 @@ public enum TripText {
 
     /// The CSV header; the distance, speed and fuel columns name the vehicle's units.
     public static func csvHeader(_ units: DisplayUnits) -> String {
-        let d = units.distanceUnit, v = units.system == .metric ? "l" : "gal", s = units.system == .metric ? "kmh" : "mph"
+        let d = units.distanceUnit, s = units.system == .metric ? "kmh" : "mph"
+        let v = switch units.system { case .metric: "l"; case .imperial: "gal"; case .uk: "uk_gal" }
         return "id,driver,start_utc,end_utc,end_reason,distance_\(d),duration_s,moving_s,idle_s,harsh_accel,harsh_brake,max_speed_\(s),fuel_\(v),average_speed_\(s)"
     }
 

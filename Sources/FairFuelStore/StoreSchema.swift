@@ -148,5 +148,6 @@ enum StoreSchema {
         vehicleTimeZone,  // the family's time zone for what is shown (StoreSchema+TimeZone.swift)
         stableIDs,  // trip, refuel and untracked ids never given again (StoreSchema+StableIDs.swift)
         runCaptures,  // the capture a replay read (StoreSchema+RunCaptures.swift)
+        ukUnits,  // the vehicle's units may be `uk`: imperial gallons (StoreSchema+UKUnits.swift)
     ]
 }

@@ -25,14 +25,16 @@ public struct RefuelEdit: Sendable, Equatable {
 }
 
 extension TripStore {
-    /// Corrects a refuel (refused, changing nothing, when settled or when the result is no
-    /// refuel); every bill that moves is re-split and the calibration relearnt.
+    /// Corrects a refuel (refused, changing nothing, when settled, when the result is no refuel, or
+    /// when it moves into a settled bill's period, even with `force`); every bill that moves is
+    /// re-split and the calibration relearnt.
     public func editRefuel(id: Int64, _ edit: RefuelEdit, force: Bool = false) throws(StoreError) -> BookChange {
         guard !edit.isEmpty else { throw .invalid("nothing to change: say --liters, --cost, --at, --full, --partial or --odometer-km") }
         // Read and checked in the update's write transaction: another writer's refuel cannot slip in between.
         return try rebook(force: force) {
             guard var refuel = try refuels().first(where: { $0.id == id })?.refuel else { throw StoreError.notFound("no refuel with id \(id)") }
             let vehicle = try vehicle()
+            let previousAt = refuel.atUTCMs
             if let at = edit.atUTCMs { refuel.atUTCMs = at }
             if let liters = edit.liters { refuel.liters = liters }
             if let cost = edit.cost { refuel.cost = cost }
@@ -42,6 +44,7 @@ extension TripStore {
             checked.currency = nil  // the bill keeps its own currency, whatever the vehicle's is now
             try validate(checked, vehicle: vehicle, excluding: id)
             try requireUnsettled(refuel: id)
+            if let at = edit.atUTCMs, at != previousAt { try refuseInsideSettledPeriod("refuel \(id) moved", atUTCMs: at) }
             try connection.run(
                 "UPDATE refuels SET at_utc_ms = ?, liters = ?, cost_minor = ?, full_tank = ?, odometer_km = ? WHERE id = ?",
                 .integer(refuel.atUTCMs), .real(refuel.liters), .integer(refuel.cost.value), .int(refuel.fullTank ? 1 : 0),
@@ -65,6 +68,25 @@ extension TripStore {
             }
             return settled
         }
+    }
+
+    /// Clears the settled mark of bills and re-splits them from the data, in one durable
+    /// transaction, as a correction (`rebook`: their new split messages are queued for the uplink).
+    /// Returns the bills unsettled (one that was not settled is left as it is and not listed) and
+    /// what moved; an unknown id refuses the lot and changes nothing.
+    public func unsettleRefuels(_ ids: [Int64]) throws(StoreError) -> (change: BookChange, unsettled: [Int64]) {
+        var unsettled: [Int64] = []
+        let change = try rebook(force: false) {
+            unsettled.removeAll()  // a write retried after a full disk runs the body again
+            for id in ids {
+                let rows = try connection.query("SELECT settled_utc_ms FROM refuels WHERE id = ?", .integer(id)) { $0.optionalInt64(0) }
+                guard let state = rows.first else { throw StoreError.notFound("no refuel with id \(id)") }
+                guard state != nil, !unsettled.contains(id) else { continue }
+                try connection.run("UPDATE refuels SET settled_utc_ms = NULL WHERE id = ?", .integer(id))
+                unsettled.append(id)
+            }
+        }
+        return (change, unsettled)
     }
 
     /// Sets who pays untracked driving from `fromUTCMs` on (nil: every bill not yet settled) and for

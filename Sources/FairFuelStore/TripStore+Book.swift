@@ -4,13 +4,29 @@ import FairFuelParsers
 import FairFuelSQLite
 
 extension StoreError {
-    /// The refusal of a correction that would move settled bills.
+    /// The refusal of a correction that would move settled bills' splits (no fuel is counted twice by it:
+    /// a refuel inside a settled bill's period is refused on its own, `insideSettledPeriod`).
     static func touchesSettled(_ ids: [Int64]) -> StoreError {
         let list = ids.map(String.init).joined(separator: ", ")
         return .invalid(
             "this would change settled bill(s) \(list), and a settled bill never changes; nothing was changed. "
-                + "Add --force to make the change and keep the settled bill(s) as they are: they will not show it, and fuel the "
-                + "change puts into another bill (a refuel entered inside a settled bill's period) is then counted in both")
+                + "To re-split them with the change, unsettle them first (`fairfuel refuel unsettle \(ids.map(String.init).joined(separator: " "))`); "
+                + "or add --force to make the change and keep the settled bill(s) as they are (they will not show it)")
+    }
+
+    /// The refusal of a refuel (`what`: entered, or moved) at `atUTCMs`, inside the period of the
+    /// settled bill `settled`: that bill counts the fuel burnt since the refuel before it
+    /// (`previousUTCMs`, nil: since tracking began), so a bill cut inside it would count some twice.
+    static func insideSettledPeriod(
+        _ what: String, atUTCMs: Int64, settled: Int64, settledBillUTCMs: Int64, previousUTCMs: Int64?
+    ) -> StoreError {
+        func utc(_ ms: Int64) -> String { UTCTimestamp(millisecondsSinceEpoch: ms).iso8601 }
+        let since = previousUTCMs.map { "the refuel of \(utc($0))" } ?? "tracking began"
+        return .invalid(
+            "\(what) at \(utc(atUTCMs)) falls inside settled bill \(settled) (the refuel of \(utc(settledBillUTCMs)), which counts "
+                + "the fuel burnt since \(since)): its bill would take fuel that settled bill \(settled) already counts, billing it twice; "
+                + "refused, even with --force, and nothing was changed. If the refuel is right, unsettle bill \(settled) first "
+                + "(`fairfuel refuel unsettle \(settled)`: it is re-split from the data), then enter it and settle again")
     }
 }
 
@@ -152,6 +168,21 @@ extension TripStore {
             throw StoreError.invalid("trip \(id) is still being driven; end it first (`fairfuel session end`)")
         }
         return name
+    }
+
+    /// Refuses a refuel at `atUTCMs` (`what`: how the message names it) that falls inside a settled
+    /// bill's period, after the refuel before it and before it: whatever `force` says, since the new
+    /// bill would take fuel the settled one keeps counting. The period is the log's as it stands.
+    func refuseInsideSettledPeriod(_ what: String, atUTCMs: Int64) throws {
+        let next = try connection.query(
+            "SELECT id, at_utc_ms, settled_utc_ms IS NOT NULL FROM refuels WHERE at_utc_ms > ? ORDER BY at_utc_ms, id LIMIT 1",
+            .integer(atUTCMs)
+        ) { ($0.int64(0), $0.int64(1), $0.int(2) == 1) }
+        guard let (settled, settledAt, isSettled) = next.first, isSettled else { return }
+        let previous = try connection.query(
+            "SELECT MAX(at_utc_ms) FROM refuels WHERE at_utc_ms < ?", .integer(settledAt)) { $0.optionalInt64(0) }.first ?? nil
+        throw StoreError.insideSettledPeriod(
+            what, atUTCMs: atUTCMs, settled: settled, settledBillUTCMs: settledAt, previousUTCMs: previous)
     }
 
     /// Refuses a change to a settled bill, or to one that does not exist.

@@ -82,6 +82,20 @@ extension TripStore {
         }
     }
 
+    /// Adds a driver, or brings back the latest removed driver of that name (any case) with their
+    /// past trips and bills, unless `newPerson` says it is someone else of that name. How both
+    /// `provision driver add` and a bundle import add a driver. `restored`: the driver brought back
+    /// (as they were when removed), nil when added.
+    public func addOrRestoreDriver(
+        name: String, contact: String? = nil, tags: [TagIdentity], beacons: [BeaconIdentity], newPerson: Bool = false
+    ) throws(StoreError) -> (id: DriverID, restored: DriverRecord?) {
+        if !newPerson, try currentDriverID(named: name.trimmingWhitespace) == nil, let removed = try removedDriver(named: name) {
+            try restoreDriver(removed.id, contact: contact, tags: tags, beacons: beacons)
+            return (removed.id, removed)
+        }
+        return (try addDriver(name: name, contact: contact, tags: tags, beacons: beacons), nil)
+    }
+
     private func requireUnbound(tags: [TagIdentity], beacons: [BeaconIdentity]) throws(StoreError) {
         for tag in tags {
             if let owner = try owner(of: tag) { throw .invalid("tag \(tag) is already bound to \(owner.name)") }

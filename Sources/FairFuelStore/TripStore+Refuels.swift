@@ -76,8 +76,10 @@ public struct RefuelSplit: Sendable, Equatable {
 }
 
 extension TripStore {
-    /// Stores a refuel and recomputes every split; nonsense is refused and nothing changes.
-    /// With `force`, a refuel that would move a settled bill's shares is stored and that bill is kept as it is.
+    /// Stores a refuel and recomputes every split; nonsense is refused and nothing changes, and so
+    /// is a refuel inside a settled bill's period, even with `force` (its fuel would be billed twice).
+    /// With `force`, a refuel that would otherwise move a settled bill's shares (a new first full
+    /// fill-up moves the baseline) is stored and that bill is kept as it is.
     @discardableResult
     public func addRefuel(_ refuel: RefuelInput, force: Bool = false) throws(StoreError) -> Int64 {
         try addRefuelShowingChange(refuel, force: force).id
@@ -93,6 +95,7 @@ extension TripStore {
         let change = try rebook(force: force) {
             let vehicle = try vehicle()
             try validate(refuel, vehicle: vehicle)
+            try refuseInsideSettledPeriod("a refuel", atUTCMs: refuel.atUTCMs)
             try connection.run(
                 """
                 INSERT INTO refuels (at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note, currency,
@@ -167,7 +170,9 @@ extension TripStore {
     }
 
     /// Removes a refuel; the splits follow. A settled bill is never removed; with `force`, a removal
-    /// that would move another settled bill's shares goes ahead and keeps that bill as it is.
+    /// that would move another settled bill's shares goes ahead and keeps that bill as it is: the
+    /// next bill's period widens over the removed one's, so no fuel is counted twice, and the settled
+    /// bill keeps the split the family paid by.
     @discardableResult
     public func removeRefuel(id: Int64, force: Bool = false) throws(StoreError) -> BookChange {
         try rebook(force: force) {

@@ -14,7 +14,7 @@ public struct VehicleProfile: Sendable, Equatable {
     public var currency: String
     /// Digits after the decimal point in the currency (2 for EUR and USD).
     public var currencyMinorDigits: Int
-    /// `metric` or `imperial`.
+    /// `metric`, `imperial` (miles, US gallons) or `uk` (miles, imperial gallons).
     public var units: String
     public var untrackedPolicy: UntrackedPolicy
     /// The refuel-calibrated scale of the fuel model.
@@ -79,27 +79,46 @@ extension VehicleProfile {
     /// Engine displacements `idleLitersPerHour(engineLiters:)` takes, litres.
     public static let engineLitersRange = 0.5...8.0
     public static let fuelTypes = ["petrol", "diesel", "lpg"]
-    public static let unitSystems = ["metric", "imperial"]
+    public static let unitSystems = ["metric", "imperial", "uk"]
+    /// What a unit system outside `unitSystems` breaks.
+    public static let unitSystemsRule = "must be metric, imperial (US gallons) or uk (imperial gallons)"
+    /// The problem of a unit system outside `unitSystems`, as `vehicle set --units` reports it.
+    public static let unitSystemsProblem = "--units " + unitSystemsRule
 
-    /// What is wrong with this profile, one message per field (option names as the CLI spells them).
-    public var problems: [String] {
-        var problems: [String] = []
-        if name.trimmingWhitespace.isEmpty { problems.append("--name cannot be empty") }
-        if !Self.ratedLitersPer100kmRange.contains(ratedLitersPer100km) { problems.append("--l-per-100km must be 1 to 40") }
-        if !Self.massKilogramsRange.contains(massKilograms) { problems.append("--mass-kg must be 400 to 5000") }
-        if !Self.idleLitersPerHourRange.contains(idleLitersPerHour) { problems.append("--idle-l-per-h must be 0 to 5") }
-        if !Self.tankLitersRange.contains(tankLiters) { problems.append("--tank-l must be 5 to 200") }
-        if !Self.fuelTypes.contains(fuelType) { problems.append("--fuel must be petrol, diesel or lpg") }
-        if !Self.unitSystems.contains(units) { problems.append("--units must be metric or imperial") }
-        if Self.minorDigits(ofCurrency: currency) != currencyMinorDigits {
-            problems.append(Self.currencyProblem(currency))
+    /// A rule a profile breaks, with the field as `vehicle set` names it (`--mass-kg`) and as a
+    /// provisioning bundle does (`mass_kg`), so that each reports the field the person typed.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        public var option: String
+        public var bundleKey: String
+        /// `must be 400 to 5000`.
+        public var rule: String
+        /// The CLI's message: `--mass-kg must be 400 to 5000`.
+        public var description: String { option + " " + rule }
+    }
+
+    /// What is wrong with this profile, one problem per field.
+    public var problems: [Problem] {
+        var problems: [Problem] = []
+        func check(_ ok: Bool, _ option: String, _ key: String, _ rule: String) {
+            if !ok { problems.append(Problem(option: option, bundleKey: key, rule: rule)) }
         }
+        check(!name.trimmingWhitespace.isEmpty, "--name", "name", "cannot be empty")
+        check(Self.ratedLitersPer100kmRange.contains(ratedLitersPer100km), "--l-per-100km", "l_per_100km", "must be 1 to 40")
+        check(Self.massKilogramsRange.contains(massKilograms), "--mass-kg", "mass_kg", "must be 400 to 5000")
+        check(Self.idleLitersPerHourRange.contains(idleLitersPerHour), "--idle-l-per-h", "idle_l_per_h", "must be 0 to 5")
+        check(Self.tankLitersRange.contains(tankLiters), "--tank-l", "tank_l", "must be 5 to 200")
+        check(Self.fuelTypes.contains(fuelType), "--fuel", "fuel", "must be petrol, diesel or lpg")
+        check(Self.unitSystems.contains(units), "--units", "units", Self.unitSystemsRule)
+        check(Self.minorDigits(ofCurrency: currency) == currencyMinorDigits, "--currency", "currency", Self.currencyRule(currency))
         return problems
     }
 
     /// The message for a currency code outside the table.
-    public static func currencyProblem(_ code: String) -> String {
-        "--currency '\(code)' is not an ISO 4217 code this build knows (\(currencies.map(\.code).joined(separator: " ")))"
+    public static func currencyProblem(_ code: String) -> String { "--currency " + currencyRule(code) }
+
+    /// What a currency code outside the table breaks.
+    static func currencyRule(_ code: String) -> String {
+        "'\(code)' is not an ISO 4217 code this build knows (\(currencies.map(\.code).joined(separator: " ")))"
     }
 }
 

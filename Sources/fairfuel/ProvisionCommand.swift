@@ -70,15 +70,15 @@ struct ProvisionCommand: ParsableCommand {
                 let beaconIdentities = try beacons.map(Self.beacon)
                 let db = try store.open(creating: true)
                 do {
-                    if !newPerson, try db.driver(named: name) == nil, let removed = try db.removedDriver(named: name) {
-                        try db.restoreDriver(removed.id, contact: contact, tags: tagIdentities, beacons: beaconIdentities)
+                    let (id, restored) = try db.addOrRestoreDriver(
+                        name: name, contact: contact, tags: tagIdentities, beacons: beaconIdentities, newPerson: newPerson)
+                    if let removed = restored {
                         let trips = try db.sessions(driver: removed.id).count
                         print(
                             "brought back driver \(removed.id.rawValue) \(removed.name) (removed earlier) with \(tagIdentities.count) tag(s) and "
                                 + "\(beaconIdentities.count) beacon(s); their \(trips) past trip(s) and bills are theirs as before "
                                 + "(--new-person: someone else of that name)")
                     } else {
-                        let id = try db.addDriver(name: name, contact: contact, tags: tagIdentities, beacons: beaconIdentities)
                         print("added driver \(id.rawValue) \(name) with \(tagIdentities.count) tag(s) and \(beaconIdentities.count) beacon(s)")
                     }
                 } catch {

@@ -8,7 +8,14 @@ import FairFuelStore
 struct RefuelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refuel", abstract: "Record, list or remove refuels (the fuel log); the bills are split between the drivers.",
-        subcommands: [Add.self, List.self, Edit.self, Remove.self, Settle.self], defaultSubcommand: Add.self)
+        discussion: """
+            Each bill pays for the fuel burnt since the refuel before it. A settled bill never changes, so a \
+            refuel entered or moved (`edit --at`) inside a settled bill's period is refused, even with --force: \
+            its bill would take fuel the settled one already counts. Unsettle that bill first (`refuel unsettle ID`). \
+            --force lets a correction move a settled bill's split (trips assign or delete, the removal of the refuel \
+            before it, which widens its period): the settled bill keeps its split, and no fuel is billed twice.
+            """,
+        subcommands: [Add.self, List.self, Edit.self, Remove.self, Settle.self, Unsettle.self], defaultSubcommand: Add.self)
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -34,7 +41,7 @@ struct RefuelCommand: ParsableCommand {
         var station: String?
         @Option(help: "A free note.", transform: CheckedArgument.text)
         var note: String?
-        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one, or a settled bill would move (it is kept as it was).")
+        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one, or a settled bill's split would move (it is kept as it was); a refuel inside a settled bill's period is refused all the same.")
         var force = false
         @OptionGroup var store: StoreOptions
         @OptionGroup var control: ControlOptions
@@ -160,7 +167,7 @@ struct RefuelCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a refuel by id; every split is recomputed.")
         @Argument(help: "The refuel's id (see `fairfuel refuel list`).") var id: Int64
-        @Flag(help: "Go ahead even when another settled bill would move (it is kept as it was).") var force = false
+        @Flag(help: "Go ahead even when another settled bill's split would move (it is kept as it was; removing the refuel before it widens its period).") var force = false
         @Flag(help: "Print the bills that moved as JSON.") var json = false
         @OptionGroup var store: StoreOptions
         @OptionGroup var control: ControlOptions
@@ -195,7 +202,7 @@ struct RefuelCommand: ParsableCommand {
         @Option(name: .customLong("odometer-km"), help: "The odometer reading, km.") var odometerKilometers: Double?
         @Option(name: .customLong("odometer-mi"), help: "The odometer reading, miles.") var odometerMiles: Double?
         @Flag(name: .customLong("no-odometer"), help: "Forget the odometer reading.") var noOdometer = false
-        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one, or another settled bill would move (it is kept as it was).")
+        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one, or another settled bill's split would move (it is kept as it was); a move into a settled bill's period is refused all the same.")
         var force = false
         @Flag(help: "Print the bills that moved as JSON.") var json = false
         @OptionGroup var store: StoreOptions
@@ -256,7 +263,7 @@ struct RefuelCommand: ParsableCommand {
 
     struct Settle: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Mark bills as settled (paid between the family): they never change again.")
+            abstract: "Mark bills as settled (paid between the family): they never change again (until `refuel unsettle`).")
         @Argument(help: "Refuel ids (see `fairfuel refuel list`).") var ids: [Int64] = []
         @Option(help: "Every bill of this calendar month (YYYY-MM, in the vehicle's time zone).") var month: String?
         @OptionGroup var store: StoreOptions
@@ -267,12 +274,7 @@ struct RefuelCommand: ParsableCommand {
 
         func run() throws {
             let db = try store.open()
-            var chosen = ids
-            if let period = try parseMonth(month) {
-                let zone = DisplayUnits(vehicle: try db.vehicle()).timeZone
-                chosen = try db.refuels().filter { period.contains(utcMs: $0.refuel.atUTCMs, in: zone) }.map(\.id)
-                guard !chosen.isEmpty else { throw UserFacingError("no refuel in \(period)") }
-            }
+            let chosen = try RefuelCommand.chosenBills(ids, month: month, db)
             let settled: [Int64]
             do { settled = try db.settleRefuels(chosen, atUTCMs: WallClock.utcMilliseconds()) } catch {
                 throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "settle the bills"))
@@ -280,6 +282,52 @@ struct RefuelCommand: ParsableCommand {
             let already = chosen.filter { !settled.contains($0) }
             if !settled.isEmpty { print("settled: refuel(s) \(settled.map(String.init).joined(separator: ", ")); they never change again") }
             if !already.isEmpty { print("already settled: \(already.map(String.init).joined(separator: ", "))") }
+        }
+    }
+
+    /// The bills `ids` name, or every bill of `month` (the vehicle's calendar month).
+    static func chosenBills(_ ids: [Int64], month: String?, _ db: TripStore) throws -> [Int64] {
+        guard let period = try parseMonth(month) else { return ids }
+        let zone = DisplayUnits(vehicle: try db.vehicle()).timeZone
+        let chosen = try db.refuels().filter { period.contains(utcMs: $0.refuel.atUTCMs, in: zone) }.map(\.id)
+        guard !chosen.isEmpty else { throw UserFacingError("no refuel in \(period)") }
+        return chosen
+    }
+
+    struct Unsettle: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Clear bills' settled mark and re-split them from the data (prints each share before and after).",
+            discussion: """
+                For a settled bill that must change: a refuel forgotten inside its period, a trip given to the wrong \
+                driver. The bills are re-split in one transaction with the data as it is now; settle them again once \
+                the family has squared up.
+                """)
+        @Argument(help: "Refuel ids (see `fairfuel refuel list`).") var ids: [Int64] = []
+        @Option(help: "Every bill of this calendar month (YYYY-MM, in the vehicle's time zone).") var month: String?
+        @Flag(help: "Print the bills that moved as JSON.") var json = false
+        @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            if ids.isEmpty == (month == nil) { throw ValidationError("say which bills: refuel ids, or --month YYYY-MM") }
+        }
+
+        func run() throws {
+            let db = try store.open()
+            let chosen = try RefuelCommand.chosenBills(ids, month: month, db)
+            let result: (change: BookChange, unsettled: [Int64])
+            do { result = try db.unsettleRefuels(chosen) } catch {
+                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "unsettle the bills"))
+            }
+            if json {
+                print(BookChangeText.json(result.change))
+                return
+            }
+            let open = chosen.filter { !result.unsettled.contains($0) }
+            if !result.unsettled.isEmpty {
+                print("unsettled: refuel(s) \(result.unsettled.map(String.init).joined(separator: ", ")); re-split from the data")
+                print(BookChangeText.text(result.change, units: try TripsCommand.units(db)), terminator: "")
+            }
+            if !open.isEmpty { print("not settled: \(open.map(String.init).joined(separator: ", "))") }
         }
     }
 }

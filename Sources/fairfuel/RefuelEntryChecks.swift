@@ -83,7 +83,7 @@ enum RefuelEntryChecks {
         else { return }
         let price = Double(cost.value) / liters
         guard price < usual / usualPriceFactor || price > usual * usualPriceFactor else { return }
-        // Per the unit the family reads volumes in (a litre or a US gallon).
+        // Per the unit the family reads volumes in (a litre, a US or a UK gallon).
         let perUnit = units.liters(volume: 1)
         func text(_ perLiter: Double) -> String {
             units.moneyWithCurrency(MinorUnits(Int64((perLiter * perUnit).rounded()))) + "/" + units.volumeUnit

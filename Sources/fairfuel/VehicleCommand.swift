@@ -41,7 +41,7 @@ struct VehicleCommand: ParsableCommand {
         @Option(help: "petrol, diesel or lpg.") var fuel: String?
         @Option(name: .customLong("tank-l"), help: "Tank capacity, L.") var tankLiters: Double?
         @Option(help: "ISO 4217 currency code, e.g. EUR.") var currency: String?
-        @Option(help: "metric or imperial.") var units: String?
+        @Option(help: "metric (km, litres, L/100 km), imperial (miles, US gallons, US mpg) or uk (miles, imperial gallons, UK mpg).") var units: String?
         @Option(
             name: .customLong("time-zone"),
             help: "The family's time zone, as in /usr/share/zoneinfo (e.g. Europe/Berlin, America/New_York; UTC by default): trips, bills and reports show its local time, and dates typed are its days."
@@ -61,7 +61,7 @@ struct VehicleCommand: ParsableCommand {
             }
             if let x = tankLiters, !VehicleProfile.tankLitersRange.contains(x) { throw ValidationError("--tank-l must be 5 to 200") }
             if let x = fuel, !VehicleProfile.fuelTypes.contains(x) { throw ValidationError("--fuel must be petrol, diesel or lpg") }
-            if let x = units, !VehicleProfile.unitSystems.contains(x) { throw ValidationError("--units must be metric or imperial") }
+            if let x = units, !VehicleProfile.unitSystems.contains(x) { throw ValidationError(VehicleProfile.unitSystemsProblem) }
             if let x = untracked, UntrackedPolicy(rawValue: x) == nil { throw ValidationError("--untracked must be owner or pro_rata") }
             if let x = currency, VehicleProfile.minorDigits(ofCurrency: x) == nil { throw ValidationError(VehicleProfile.currencyProblem(x)) }
             if let x = name, x.allSatisfy(\.isWhitespace) { throw ValidationError("--name cannot be empty") }

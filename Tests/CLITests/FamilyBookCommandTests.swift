@@ -193,6 +193,82 @@ import TestSupport
         try Self.expectBillsAddUp(db)
     }
 
+    /// A refuel forgotten inside a settled bill's period: refused with or without --force, naming the
+    /// bill and the way out; `refuel unsettle` re-splits the bill, and the refuel can then go in.
+    @Test func aRefuelInsideASettledBillIsRefusedUntilItIsUnsettled() throws {
+        let db = try Self.store()
+        #expect(try Self.run(["refuel", "settle", "2", "--db", db]).exitCode == 0)
+        let books = try Self.run(["split", "--json", "--db", db]).standardOutput
+        let log = try Self.run(["refuel", "list", "--json", "--db", db]).standardOutput
+        let attempts: [[String]] = [
+            ["refuel", "--at", "2026-11-20T08:00:10Z", "--liters", "1", "--cost", "1.80"],
+            ["refuel", "--at", "2026-11-20T08:00:10Z", "--liters", "1", "--cost", "1.80", "--force"],
+            ["refuel", "edit", "3", "--at", "2026-11-20T08:30:00Z", "--force"],
+            ["refuel", "edit", "1", "--at", "2026-11-20T08:30:00Z", "--force"],
+        ]
+        for arguments in attempts {
+            let refused = try Self.run(arguments + ["--db", db])
+            #expect(refused.exitCode == 1, "\(arguments): \(refused.standardOutput)")
+            #expect(refused.standardError.contains("falls inside settled bill 2 (the refuel of 2026-11-20T09:00:00"), "\(refused.standardError)")
+            #expect(refused.standardError.contains("since the refuel of 2026-11-20T0"), "\(refused.standardError)")
+            #expect(refused.standardError.contains("refused, even with --force, and nothing was changed"))
+            #expect(refused.standardError.contains("`fairfuel refuel unsettle 2`"))
+        }
+        #expect(try Self.run(["split", "--json", "--db", db]).standardOutput == books)
+        #expect(try Self.run(["refuel", "list", "--json", "--db", db]).standardOutput == log)
+        // Removing the refuel before it widens its period: a split that moves, asked for --force as ever.
+        let widen = try Self.run(["refuel", "remove", "1", "--db", db])
+        #expect(widen.exitCode == 1 && widen.standardError.contains("settled bill(s) 2"), "\(widen.standardError)")
+        #expect(widen.standardError.contains("`fairfuel refuel unsettle 2`"))
+
+        // Unsettled: re-split from the data (here what it was), then the refuel goes in and moves it.
+        let unsettle = try Self.run(["refuel", "unsettle", "2", "3", "--db", db])
+        #expect(unsettle.exitCode == 0, "\(unsettle.standardError)")
+        #expect(unsettle.standardOutput == "unsettled: refuel(s) 2; re-split from the data\nno bill changed\nnot settled: 3\n", "\(unsettle.standardOutput)")
+        let open = try Self.json(["refuel", "list", "--json"], db: db) as! [[String: Any]]
+        #expect(open.allSatisfy { $0["settled_utc"] == nil || $0["settled_utc"] is NSNull }, "\(open)")
+        let add = try Self.run(["refuel", "--at", "2026-11-20T08:00:10Z", "--liters", "1", "--cost", "1.80", "--db", db])
+        #expect(add.exitCode == 0, "\(add.standardError)")
+        #expect(add.standardOutput.contains("other bills re-split:\nbill 2 of 2026-11-20 09:00, 2.71 EUR re-split:"), "\(add.standardOutput)")
+        try Self.expectBillsAddUp(db)
+    }
+
+    /// `refuel unsettle` of a bill a forced correction left behind: each share before and after, as
+    /// JSON too; its mistakes are refused as `settle`'s are, changing nothing.
+    @Test func unsettleReSplitsABillAForcedCorrectionLeftBehind() throws {
+        let db = try Self.store()
+        #expect(try Self.run(["refuel", "settle", "--month", "2026-11", "--db", db]).exitCode == 0)
+        #expect(try Self.run(["trips", "assign", "1", "Bob", "--force", "--db", db]).exitCode == 0)
+        let settledBooks = try Self.run(["split", "--json", "--db", db]).standardOutput
+        for (arguments, message) in [
+            (["refuel", "unsettle"], "say which bills"),
+            (["refuel", "unsettle", "2", "--month", "2026-11"], "say which bills"),
+            (["refuel", "unsettle", "9"], "no refuel with id 9"),
+            (["refuel", "unsettle", "2", "9"], "no refuel with id 9"),
+            (["refuel", "unsettle", "--month", "2025-01"], "no refuel in 2025-01"),
+        ] {
+            let result = try Self.run(arguments + ["--db", db])
+            #expect(result.exitCode == (try Self.run(arguments.map { $0 == "unsettle" ? "settle" : $0 } + ["--db", db]).exitCode))
+            #expect(result.exitCode != 0 && result.standardError.contains(message), "\(arguments): \(result.standardError)")
+        }
+        #expect(try Self.run(["split", "--json", "--db", db]).standardOutput == settledBooks)
+
+        let unsettle = try Self.run(["refuel", "unsettle", "--month", "2026-11", "--db", db])
+        #expect(unsettle.exitCode == 0, "\(unsettle.standardError)")
+        let lines = unsettle.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "unsettled: refuel(s) 1, 2; re-split from the data", "\(unsettle.standardOutput)")
+        #expect(lines.contains("bill 2 of 2026-11-20 09:00, 2.71 EUR re-split:"), "\(unsettle.standardOutput)")
+        // Trip 1 is Bob's now, the open trip 2 still Alice's: the two halve the bill the settled split gave Alice.
+        #expect(lines.contains("    Alice             2.62      -> 1.31      (0.05 L -> 0.03 L)"), "\(unsettle.standardOutput)")
+        #expect(lines.contains("    Bob               -         -> 1.31      (- -> 0.03 L)"), "\(unsettle.standardOutput)")
+        #expect(!unsettle.standardOutput.contains("not settled"))
+        try Self.expectBillsAddUp(db)
+        // Settled again and unsettled as JSON: nothing moves now.
+        #expect(try Self.run(["refuel", "settle", "2", "--db", db]).exitCode == 0)
+        let json = try Self.run(["refuel", "unsettle", "2", "--json", "--db", db])
+        #expect(json.exitCode == 0 && json.standardOutput == "[]\n", "\(json.standardOutput)")
+    }
+
     @Test func aRefuelEnteredLateSaysWhichBillsItMoved() throws {
         let db = try Self.store()
         let add = try Self.run(["refuel", "--at", "2026-11-20T08:00:10Z", "--liters", "1", "--cost", "1.80", "--db", db])

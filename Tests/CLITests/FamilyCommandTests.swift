@@ -167,6 +167,23 @@ import TestSupport
         #expect(list.contains("7456 mi"))  // 12 000 km
     }
 
+    /// `--units uk`: miles, imperial gallons and UK mpg, in the trips table and the summary
+    /// (golden files), the CSV header and the fuel log; a unit system it does not know is refused.
+    @Test func ukVehiclesReadMilesImperialGallonsAndUKMPG() throws {
+        let db = try Self.familyStore()
+        let set = try Self.run(["vehicle", "set", "--units", "uk", "--db", db])
+        #expect(set.exitCode == 0, "\(set.standardError)")
+        try Self.expectGolden(["trips"], "trips-uk.txt", db: db)
+        try Self.expectGolden(["summary", "--month", "2026-11"], "summary-uk-2026-11.txt", db: db)
+        let csv = try Self.run(["trips", "--csv", "--db", db]).standardOutput
+        #expect(csv.hasPrefix("id,driver,start_utc,end_utc,end_reason,distance_mi,duration_s,moving_s,idle_s,harsh_accel,harsh_brake,max_speed_mph,fuel_uk_gal,"))
+        let list = try Self.run(["refuel", "list", "--db", db]).standardOutput
+        #expect(list.contains("gal (UK)") && list.contains("9.24") && list.contains("7456 mi"), "42 L, 12 000 km: \(list)")
+        #expect(try Self.run(["vehicle", "show", "--db", db]).standardOutput.contains("uk"))
+        let refused = try Self.run(["vehicle", "set", "--units", "us", "--db", db])
+        #expect(refused.exitCode != 0 && refused.standardError.contains("--units must be metric, imperial (US gallons) or uk (imperial gallons)"))
+    }
+
     @Test func exportWritesAFileAndReportWritesAPage() throws {
         let db = try Self.familyStore()
         let directory = NSTemporaryDirectory() + "fairfuel-family-\(UUID().uuidString)"

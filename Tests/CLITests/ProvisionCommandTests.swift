@@ -113,7 +113,7 @@ import TestSupport
         let directory = try Self.temporaryDirectory()
         let cases = [
             ("format = \"fairfuel-provisioning-1\"\n[[driver]]\nname = \"A\"\ntags = [\"04a2\"]\n", "tag '04a2'"),
-            ("format = \"fairfuel-provisioning-1\"\n[vehicle]\nname = \"x\"\nl_per_100km = 99.0\nmass_kg = 1400.0\nidle_l_per_h = 0.8\nfuel = \"petrol\"\ntank_l = 55.0\ncurrency = \"EUR\"\nunits = \"metric\"\nuntracked = \"owner\"\n", "--l-per-100km must be 1 to 40"),
+            ("format = \"fairfuel-provisioning-1\"\n[vehicle]\nname = \"x\"\nl_per_100km = 99.0\nmass_kg = 1400.0\nidle_l_per_h = 0.8\nfuel = \"petrol\"\ntank_l = 55.0\ncurrency = \"EUR\"\nunits = \"metric\"\nuntracked = \"owner\"\n", "vehicle, line 4: l_per_100km must be 1 to 40"),
             ("[[driver]]\nname = \"A\"\n", "`format = \"fairfuel-provisioning-1\"` is missing"),
             ("format = \"fairfuel-provisioning-1\"\n[[driver]]\nname = \"A\"\n[[driver]]\nname = \"a\"\n", "driver 'a' is in the bundle twice"),
         ]
@@ -126,6 +126,26 @@ import TestSupport
         }
         let list = try FairFuelExecutable.run(["provision", "driver", "list", "--db", directory + "/fairfuel.db"])
         #expect(list.standardOutput.isEmpty)
+    }
+
+    /// A bundle that lists a driver removed here brings them back (the same driver id, so their trips and bills), as
+    /// `provision driver add` does, instead of adding a second person of that name.
+    @Test func anImportBringsBackARemovedDriver() throws {
+        let directory = try Self.temporaryDirectory()
+        let db = directory + "/fairfuel.db"
+        let environment = ["FAIRFUEL_CONTROL": directory + "/none.sock"]
+        for arguments in [["provision", "driver", "add", "Ben"], ["provision", "driver", "remove", "Ben"]] {
+            let result = try FairFuelExecutable.run(arguments + ["--db", db], environment: environment)
+            #expect(result.exitCode == 0, "\(arguments): \(result.standardError)")
+        }
+        let bundle = directory + "/ben.toml"
+        try "format = \"fairfuel-provisioning-1\"\n[[driver]]\nname = \"ben\"\ntags = [\"04a22b7a\"]\n".write(toFile: bundle, atomically: true, encoding: .utf8)
+        let imported = try FairFuelExecutable.run(["provision", "import", bundle, "--db", db], environment: environment)
+        #expect(imported.exitCode == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("brought back driver Ben (removed earlier; their past trips and bills are theirs as before) (1 tag(s), 0 beacon(s))"),
+                "\(imported.standardOutput)")
+        let list = try FairFuelExecutable.run(["provision", "driver", "list", "--removed", "--db", db]).standardOutput
+        #expect(list == "1\tBen\n\ttag uid:04:A2:2B:7A\n", "one Ben, current again, with the bundle's tag: \(list)")
     }
 
     @Test func mcuBootloaderAsksFirst() throws {

@@ -25,6 +25,24 @@ import Testing
         #expect(abs(u.per100(perHundredKilometers: 10) - 16.09344) < 1e-9)
     }
 
+    /// A UK family's gallon is the imperial one (4.546 09 L), 20 % more than the US gallon, and so is its mpg.
+    @Test func ukIsMilesImperialGallonsAndUKMPG() {
+        let u = DisplayUnits(units: "uk", currency: "GBP", currencyMinorDigits: 2)
+        #expect(u.system == .uk)
+        #expect(u.distanceText(meters: 1_609.344, decimals: 2) == "1.00 mi")
+        #expect(u.volumeText(liters: 4.546_09) == "1.00 gal (UK)")
+        #expect(abs(u.liters(volume: 10) - 45.460_9) < 1e-9)
+        // 6.5 L/100 km is 43.5 UK mpg (36.2 US mpg).
+        #expect(u.consumptionText(litersPer100km: 6.5) == "43.5 mpg (UK)")
+        #expect(abs(u.consumption(litersPer100km: 6.5)! / ExportSample.imperial.consumption(litersPer100km: 6.5)! - 4.546_09 / 3.785_411_784) < 1e-12)
+        #expect(u.consumption(litersPer100km: 0) == nil)
+        #expect(abs(u.speed(metersPerSecond: 26.8224) - 60) < 1e-9)
+        #expect(u.speedUnit == "mph" && u.rateDistance == "100 mi")
+        // Imperial stays US.
+        #expect(ExportSample.imperial.volumeUnit == "gal" && ExportSample.imperial.consumptionUnit == "mpg")
+        #expect(DisplayUnits.System.allCases.map(\.rawValue) == ["metric", "imperial", "uk"])
+    }
+
     @Test func currenciesWithoutMinorUnits() {
         let yen = DisplayUnits(units: "metric", currency: "JPY", currencyMinorDigits: 0)
         #expect(yen.moneyWithCurrency(MinorUnits(7_250)) == "7250 JPY")

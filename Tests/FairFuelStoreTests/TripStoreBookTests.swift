@@ -205,8 +205,9 @@ import Testing
         #expect(try store.splits() == before)
         #expect(try store.sessions().first { $0.id.rawValue == 2 }?.driverName == "Bob")
         #expect(throws: StoreError.touchesSettled([bills[1]])) { try store.deleteTrip(.session(1)) }
-        // The refusal says what --force would cost: the settled bill keeps shares the change would move.
-        #expect(StoreError.touchesSettled([bills[1]]).description.contains("is then counted in both"))
+        // The refusal says what --force would cost (the settled bill keeps shares the change would move) and how to unsettle it.
+        #expect(StoreError.touchesSettled([bills[1]]).description.contains("keep the settled bill(s) as they are (they will not show it)"))
+        #expect(StoreError.touchesSettled([bills[1]]).description.contains("`fairfuel refuel unsettle \(bills[1])`"))
         #expect(try store.sessions().count == 3)
 
         // The settled bill itself cannot be edited or removed.
@@ -224,6 +225,82 @@ import Testing
         let u = try #require(try store.untrackedDriving().first).id
         _ = try store.assignTrips([.untracked(u)], to: family.cara)
         #expect(try store.splits()[1] == settled)
+    }
+
+    /// A settled bill counts the fuel since the refuel before it: a refuel entered or moved inside
+    /// that period would bill some of it twice, so it is refused with or without force.
+    @Test func aRefuelInsideASettledBillsPeriodIsRefusedEvenWithForce() throws {
+        let family = try Self.family()
+        let store = family.store
+        let bills = try store.refuels().map(\.id)
+        try store.settleRefuels([bills[1]], atUTCMs: Self.t0 + 11 * Self.hour)
+        let books = try store.splits()
+        let inside = Self.t0 + 2 * Self.hour
+        for force in [false, true] {
+            #expect(throws: StoreError.insideSettledPeriod(
+                "a refuel", atUTCMs: inside, settled: bills[1], settledBillUTCMs: Self.t0 + 3 * Self.hour, previousUTCMs: Self.t0 - Self.hour)
+            ) { try store.addRefuel(RefuelInput(atUTCMs: inside, liters: 5, cost: MinorUnits(1_000)), force: force) }
+            // The last bill moved into it, and the refuel before it moved later (shrinking the period from the front).
+            #expect(throws: StoreError.insideSettledPeriod(
+                "refuel \(bills[2]) moved", atUTCMs: inside, settled: bills[1], settledBillUTCMs: Self.t0 + 3 * Self.hour,
+                previousUTCMs: Self.t0 - Self.hour)
+            ) { try store.editRefuel(id: bills[2], RefuelEdit(atUTCMs: inside), force: force) }
+            #expect(throws: StoreError.self) { try store.editRefuel(id: bills[0], RefuelEdit(atUTCMs: Self.t0), force: force) }
+        }
+        #expect(try store.splits() == books)
+        let message = StoreError.insideSettledPeriod(
+            "a refuel", atUTCMs: inside, settled: bills[1], settledBillUTCMs: Self.t0 + 3 * Self.hour, previousUTCMs: nil).description
+        #expect(message.contains("since tracking began") && message.contains("billing it twice") && message.contains("even with --force"))
+        #expect(message.contains("`fairfuel refuel unsettle \(bills[1])`"))
+
+        // Before the first bill, once it is settled: its period runs back to the start of tracking.
+        try store.settleRefuels([bills[0]], atUTCMs: Self.t0 + 11 * Self.hour)
+        #expect(throws: StoreError.insideSettledPeriod(
+            "a refuel", atUTCMs: Self.t0 - 2 * Self.hour, settled: bills[0], settledBillUTCMs: Self.t0 - Self.hour, previousUTCMs: nil)
+        ) { try store.addRefuel(RefuelInput(atUTCMs: Self.t0 - 2 * Self.hour, liters: 5, cost: MinorUnits(1_000)), force: true) }
+
+        // After the settled bills, in an open bill's period: taken, and the settled bills stay as they were.
+        try store.addRefuel(RefuelInput(atUTCMs: Self.t0 + 6 * Self.hour, liters: 5, cost: MinorUnits(1_000)))
+        #expect(try store.splits().prefix(2).map(\.shares) == books.prefix(2).map(\.shares))
+        // The open bill after them moved earlier, still after the settled one: taken too (edit --at of the same time as well).
+        let added = try store.refuels()[2].id
+        _ = try store.editRefuel(id: added, RefuelEdit(atUTCMs: Self.t0 + 5 * Self.hour))
+        _ = try store.editRefuel(id: bills[2], RefuelEdit(atUTCMs: Self.t0 + 10 * Self.hour))
+        #expect(try store.splits().prefix(2).map(\.shares) == books.prefix(2).map(\.shares))
+        try Self.expectBooksAddUp(store)
+    }
+
+    /// Unsettling clears the mark and re-splits the bill from the data in one correction: the
+    /// family sees each share before and after, and the hub gets the new split.
+    @Test func unsettlingReSplitsFromTheDataAndTellsTheHub() throws {
+        let family = try Self.family()
+        let store = family.store
+        store.uplink = OutboxUplink(budget: OutboxBudget(maximumMessages: 1_000, maximumBytes: 1 << 20))
+        let bills = try store.refuels().map(\.id)
+        try store.settleRefuels([bills[1]], atUTCMs: Self.t0 + 11 * Self.hour)
+        // Bob's trip was Alice's: moved with force, the settled bill keeps Bob's half.
+        _ = try store.assignTrips([.session(2)], to: family.alice, force: true)
+        let kept = try store.splits()[1]
+        #expect(try Self.costs(store, 1) == ["Alice": 3_000, "Bob": 3_000])
+        func splitMessages() throws -> Int {
+            try TripStoreUplinkTests.messages(store).filter { TripStoreUplinkTests.kind($0.topic) == "split" && $0.json["id"] as? Int64 == bills[1] }.count
+        }
+        let messagesBefore = try splitMessages()
+
+        // An unknown id refuses the lot.
+        #expect(throws: StoreError.notFound("no refuel with id 99")) { try store.unsettleRefuels([bills[1], 99]) }
+        #expect(try store.refuels()[1].refuel.settledUTCMs != nil)
+
+        let (change, unsettled) = try store.unsettleRefuels([bills[1], bills[2]])
+        #expect(unsettled == [bills[1]], "bill 3 was not settled")
+        let bill = try #require(change.bills.first { $0.refuelID == bills[1] })
+        #expect(bill.before == kept.shares && !bill.keptSettled)
+        #expect(try Self.costs(store, 1) == ["Alice": 6_000])
+        #expect(try store.refuels()[1].refuel.settledUTCMs == nil)
+        #expect(try splitMessages() == messagesBefore + 1)
+        try Self.expectBooksAddUp(store)
+        // Again: nothing to unsettle, nothing moves.
+        #expect(try store.unsettleRefuels([bills[1]]).unsettled.isEmpty)
     }
 
     @Test func aPolicyChangeAppliesFromADateAndNeverToSettledBills() throws {

@@ -25,15 +25,22 @@ final class LogCollector: Sendable {
         try store.connection.checkpoint(.truncate)
     }
 
-    /// Noise over every other page of the file's second half (where the track chunks are); the file's bytes after.
+    /// Noise over every other page of the file's second half that holds track chunks; the file's bytes after.
+    /// Only the track table's pages: the schema's pages lie among them too, and noise on one of those
+    /// hit content or free space by the luck of how long the schema's rows were.
     static func overwriteEveryOtherPageOfTheSecondHalf(_ path: String) throws -> Data {
         let pageSize = 4_096
         let pages = try #require(SQLiteDatabaseFiles.size(of: path)) / Int64(pageSize)
+        let trackPages = Set(try SQLiteConnection(path: path, mode: .readOnly).query(
+            "SELECT pageno FROM dbstat WHERE name = 'track_chunks'") { $0.int64(0) })
+        #expect(trackPages.count > 4, "the trip's track fills pages to damage")
         let handle = try #require(FileHandle(forUpdatingAtPath: path))
         var random = SeededGenerator(seed: 5)
         for page in stride(from: Int64(pages / 2), to: pages, by: 2) {
+            let noise = Data((0..<512).map { _ in UInt8.random(in: 0...255, using: &random) })
+            guard trackPages.contains(page + 1) else { continue }  // page numbers start at 1
             try handle.seek(toOffset: UInt64(page) * UInt64(pageSize) + 100)
-            handle.write(Data((0..<512).map { _ in UInt8.random(in: 0...255, using: &random) }))
+            handle.write(noise)
         }
         try handle.close()
         return try Data(contentsOf: URL(fileURLWithPath: path))

@@ -6,25 +6,28 @@ import FairFuelStore
 public struct ProvisioningImportReport: Sendable, Equatable {
     public var lines: [String] = []
     public var added = 0
+    /// Removed drivers the bundle brought back, with their history (as `provision driver add` does).
+    public var restored = 0
     public var renamed = 0
     public var updated = 0
     public var unchanged = 0
     public var conflicts = 0
     public var vehicleChanged = false
 
-    public var changed: Bool { added + renamed + updated > 0 || vehicleChanged }
+    public var changed: Bool { added + restored + renamed + updated > 0 || vehicleChanged }
 
     /// The lines, then `nothing changed` or the counts.
     public var text: String {
         let summary = changed
-            ? "\(added) added, \(renamed) renamed, \(updated) updated, \(unchanged) unchanged, \(conflicts) conflict(s)"
+            ? "\(added) added, " + (restored > 0 ? "\(restored) brought back, " : "") + "\(renamed) renamed, \(updated) updated, \(unchanged) unchanged, \(conflicts) conflict(s)"
             : "nothing changed" + (conflicts > 0 ? " (\(conflicts) conflict(s) left as they are)" : "")
         return (lines + [summary]).joined(separator: "\n") + "\n"
     }
 }
 
 extension ProvisioningBundle {
-    /// Brings the store's provisioning up to the bundle: adds drivers, renames a driver found by
+    /// Brings the store's provisioning up to the bundle: adds drivers (a removed driver of the same
+    /// name is brought back with their history, as `provision driver add` does), renames a driver found by
     /// its URI id under another name, binds missing tags and beacons, sets the vehicle. Nothing is
     /// removed, and a tag or beacon bound to someone else here stays theirs (a conflict). Applying
     /// the same bundle twice changes nothing the second time.
@@ -58,10 +61,17 @@ extension ProvisioningBundle {
                     report.lines.append("conflict: driver \(driver.name) not added: this vehicle already has \(TripStore.maximumDrivers) drivers")
                     continue
                 }
-                let id = try store.addDriver(name: driver.name, contact: driver.contact, tags: tags, beacons: beacons)
+                let (id, restored) = try store.addOrRestoreDriver(name: driver.name, contact: driver.contact, tags: tags, beacons: beacons)
                 if let uuid = driver.uuid, !current.contains(where: { $0.uuid == uuid }) { _ = try store.driverUUID(for: id) { uuid } }
-                report.added += 1
-                report.lines.append("added driver \(driver.name) (\(tags.count) tag(s), \(beacons.count) beacon(s))")
+                if let restored {
+                    report.restored += 1
+                    report.lines.append(
+                        "brought back driver \(restored.name) (removed earlier; their past trips and bills are theirs as before) "
+                            + "(\(tags.count) tag(s), \(beacons.count) beacon(s))")
+                } else {
+                    report.added += 1
+                    report.lines.append("added driver \(driver.name) (\(tags.count) tag(s), \(beacons.count) beacon(s))")
+                }
                 continue
             }
             var changes: [String] = []

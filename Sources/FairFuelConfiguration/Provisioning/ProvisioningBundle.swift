@@ -74,52 +74,88 @@ public struct ProvisioningBundle: Sendable, Equatable {
             """ + TOMLWriter.render(root)
     }
 
-    /// Reads a bundle; every problem names its line or driver.
+    /// Reads a bundle; every problem names the key at fault and its line (the table's header line
+    /// for a key that is missing).
     public static func parse(_ text: String) throws(ProvisioningTextError) -> ProvisioningBundle {
         let root: TOMLTable
         do { root = try TOMLParser.parse(text) } catch { throw ProvisioningTextError("not a provisioning bundle: \(error)") }
-        guard root["format"]?.stringValue == format else {
+        guard let formatValue = root["format"] else {
             throw ProvisioningTextError("not a provisioning bundle: `format = \"\(format)\"` is missing")
+        }
+        guard formatValue.stringValue == format else {
+            throw ProvisioningTextError(
+                "line \(root.line(of: "format") ?? 0): format is \(shown(formatValue)), not \"\(format)\" (a bundle this build does not read)")
         }
         for key in root.keys where !["format", "vehicle", "driver"].contains(key) {
             throw ProvisioningTextError("line \(root.line(of: key) ?? 0): unknown key '\(key)' (format, vehicle, driver)")
         }
         var bundle = ProvisioningBundle(vehicle: nil, drivers: [])
         if let value = root["vehicle"] {
-            guard let table = value.tableValue else { throw ProvisioningTextError("'vehicle' must be a table") }
+            guard let table = value.tableValue else {
+                throw ProvisioningTextError("line \(root.line(of: "vehicle") ?? 0): 'vehicle' must be a table ([vehicle])")
+            }
             bundle.vehicle = try vehicle(table)
         }
         if let value = root["driver"] {
-            guard let tables = value.tableArrayValue else { throw ProvisioningTextError("'driver' must be [[driver]] tables") }
-            for table in tables { bundle.drivers.append(try driver(table)) }
-        }
-        var seen = Set<String>()
-        for driver in bundle.drivers where !seen.insert(driver.name.lowercased()).inserted {
-            throw ProvisioningTextError("driver '\(driver.name)' is in the bundle twice")
+            guard let tables = value.tableArrayValue else {
+                throw ProvisioningTextError("line \(root.line(of: "driver") ?? 0): 'driver' must be [[driver]] tables")
+            }
+            var seen = Set<String>()
+            for table in tables {
+                let driver = try driver(table)
+                guard seen.insert(driver.name.lowercased()).inserted else {
+                    throw ProvisioningTextError("line \(table.line(of: "name") ?? table.line): driver '\(driver.name)' is in the bundle twice")
+                }
+                bundle.drivers.append(driver)
+            }
         }
         return bundle
     }
 
+    /// A value as a message shows it: a string quoted, anything else by its kind.
+    private static func shown(_ value: TOMLValue) -> String {
+        value.stringValue.map { "'\($0)'" } ?? ("aeiou".contains(value.typeName.first ?? "x") ? "an " : "a ") + value.typeName
+    }
+
     private static func driver(_ table: TOMLTable) throws(ProvisioningTextError) -> Driver {
-        let where_ = "line \(table.line)"
         for key in table.keys where !["name", "contact", "uuid", "tags", "beacons"].contains(key) {
             throw ProvisioningTextError("line \(table.line(of: key) ?? table.line): unknown driver key '\(key)' (name, contact, uuid, tags, beacons)")
         }
-        guard let name = table["name"]?.stringValue, !name.isEmpty else { throw ProvisioningTextError("\(where_): a driver needs a name") }
+        /// `line N: driver NAME: message`, at `key`'s line (the [[driver]] header's when it is missing).
+        func problem(_ key: String, _ name: String?, _ message: String) -> ProvisioningTextError {
+            ProvisioningTextError("line \(table.line(of: key) ?? table.line): " + (name.map { "driver \($0): " } ?? "") + message)
+        }
+        guard let nameValue = table["name"] else { throw problem("name", nil, "a driver needs a name") }
+        guard let name = nameValue.stringValue, !name.isEmpty else { throw problem("name", nil, "a driver's 'name' must be a non-empty string") }
         // A bundle is typed input too: the CLI's rules for names (ArgumentValidation).
-        do { _ = try ArgumentValidation.name(name, argument: "name") } catch { throw ProvisioningTextError("\(where_): driver \(error)") }
-        var driver = Driver(name: name, contact: table["contact"]?.stringValue)
-        if let text = table["uuid"]?.stringValue {
-            guard let uuid = UUID128(text) else { throw ProvisioningTextError("driver \(name): uuid '\(text)' is not 8-4-4-4-12 hex") }
+        do { _ = try ArgumentValidation.name(name, argument: "name") } catch { throw problem("name", nil, "driver \(error)") }
+        var driver = Driver(name: name)
+        if let value = table["contact"] {
+            guard let contact = value.stringValue else { throw problem("contact", name, "'contact' must be a string") }
+            driver.contact = contact
+        }
+        if let value = table["uuid"] {
+            guard let text = value.stringValue, let uuid = UUID128(text) else {
+                throw problem("uuid", name, "uuid \(shown(value)) is not 8-4-4-4-12 hex")
+            }
             driver.uuid = uuid
         }
-        for value in table["tags"]?.arrayValue ?? [] {
-            guard let text = value.stringValue else { throw ProvisioningTextError("driver \(name): tags must be strings") }
-            driver.tags.append(try TagIdentity(provisioningText: text))
+        /// The strings of a list key; a bare string or anything else is refused rather than read as none.
+        func strings(_ key: String) throws(ProvisioningTextError) -> [String] {
+            guard let value = table[key] else { return [] }
+            guard let array = value.arrayValue else { throw problem(key, name, "'\(key)' must be a list of strings, e.g. \(key) = [\"...\"]") }
+            var texts: [String] = []
+            for element in array {
+                guard let text = element.stringValue else { throw problem(key, name, "'\(key)' must be a list of strings, not \(shown(element))") }
+                texts.append(text)
+            }
+            return texts
         }
-        for value in table["beacons"]?.arrayValue ?? [] {
-            guard let text = value.stringValue else { throw ProvisioningTextError("driver \(name): beacons must be strings") }
-            do { driver.beacons.append(try BeaconIdentity(spec: text)) } catch { throw ProvisioningTextError("driver \(name): beacon '\(text)': \(error)") }
+        for text in try strings("tags") {
+            do { driver.tags.append(try TagIdentity(provisioningText: text)) } catch { throw problem("tags", name, "\(error)") }
+        }
+        for text in try strings("beacons") {
+            do { driver.beacons.append(try BeaconIdentity(spec: text)) } catch { throw problem("beacons", name, "beacon '\(text)': \(error)") }
         }
         return driver
     }
@@ -131,31 +167,35 @@ public struct ProvisioningBundle: Sendable, Equatable {
     ]
 
     private static func vehicle(_ table: TOMLTable) throws(ProvisioningTextError) -> VehicleProfile {
+        /// `vehicle, line N: message`, at `key`'s line (the [vehicle] header's when it is missing).
+        func problem(_ key: String, _ message: String) -> ProvisioningTextError {
+            ProvisioningTextError("vehicle, line \(table.line(of: key) ?? table.line): \(message)")
+        }
         func number(_ key: String) throws(ProvisioningTextError) -> Double {
-            guard let value = table[key] else { throw ProvisioningTextError("vehicle: '\(key)' is missing") }
+            guard let value = table[key] else { throw problem(key, "'\(key)' is missing") }
             if let double = value.floatValue { return double }
             if let integer = value.integerValue { return Double(integer) }
-            throw ProvisioningTextError("vehicle: '\(key)' must be a number")
+            throw problem(key, "'\(key)' must be a number")
         }
         func text(_ key: String) throws(ProvisioningTextError) -> String {
-            guard let value = table[key]?.stringValue else { throw ProvisioningTextError("vehicle: '\(key)' must be a string") }
-            return value
+            guard let value = table[key] else { throw problem(key, "'\(key)' is missing") }
+            guard let text = value.stringValue else { throw problem(key, "'\(key)' must be a string") }
+            return text
         }
         for key in table.keys where !vehicleKeys.contains(key) {
-            throw ProvisioningTextError(
-                "vehicle, line \(table.line(of: key) ?? 0): unknown key '\(key)' (\(vehicleKeys.joined(separator: ", ")))")
+            throw problem(key, "unknown key '\(key)' (\(vehicleKeys.joined(separator: ", ")))")
         }
         let currency = try text("currency").uppercased()
         let untracked = try text("untracked")
-        guard let policy = UntrackedPolicy(rawValue: untracked) else { throw ProvisioningTextError("vehicle: untracked must be owner or pro_rata") }
+        guard let policy = UntrackedPolicy(rawValue: untracked) else { throw problem("untracked", "untracked must be owner or pro_rata") }
         // A technician writing a bundle for a car has its engine size from the registration
         // document, not an idle rate: either may be given, as `vehicle set` takes them.
         let engineLiters = table["engine_l"] == nil ? nil : try number("engine_l")
         if engineLiters != nil, table["idle_l_per_h"] != nil {
-            throw ProvisioningTextError("vehicle: give engine_l or idle_l_per_h, not both (engine_l sets the idle rate)")
+            throw problem("idle_l_per_h", "give engine_l or idle_l_per_h, not both (engine_l sets the idle rate)")
         }
         if let engineLiters, !VehicleProfile.engineLitersRange.contains(engineLiters) {
-            throw ProvisioningTextError("vehicle: engine_l must be 0.5 to 8")
+            throw problem("engine_l", "engine_l must be 0.5 to 8")
         }
         var profile = VehicleProfile(
             name: try text("name"), ratedLitersPer100km: try number("l_per_100km"), massKilograms: try number("mass_kg"),
@@ -171,9 +211,13 @@ public struct ProvisioningBundle: Sendable, Equatable {
             profile.timeZone = try text("time_zone")
             guard !profile.timeZone.isEmpty, profile.timeZone.utf8.count <= 64,
                 profile.timeZone.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 })
-            else { throw ProvisioningTextError("vehicle: time_zone must be a name as in /usr/share/zoneinfo, e.g. Europe/Berlin") }
+            else { throw problem("time_zone", "time_zone must be a name as in /usr/share/zoneinfo, e.g. Europe/Berlin") }
         }
-        if let problem = profile.problems.first { throw ProvisioningTextError("vehicle: \(problem)") }
+        // The bundle's key, not the CLI option the same rule goes by (an idle rate made from engine_l is engine_l's).
+        if let first = profile.problems.first {
+            let key = first.bundleKey == "idle_l_per_h" && engineLiters != nil ? "engine_l" : first.bundleKey
+            throw problem(key, "\(key) \(first.rule)")
+        }
         return profile
     }
 }
