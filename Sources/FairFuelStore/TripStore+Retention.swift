@@ -25,6 +25,23 @@ extension TripStore {
     /// four times over; true when the reserve is in place.
     @discardableResult
     public func restoreDiskReserve() -> Bool {
+        let inPlace = placeDiskReserve()
+        diskReserveMissing = !inPlace
+        return inPlace
+    }
+
+    /// Takes the disk reserve back once space has come back after it was given up (or could not
+    /// be made), without a restart: the service calls it every second; nothing but a flag is
+    /// looked at while the reserve is in place. True when it is in place.
+    @discardableResult
+    public func retakeDiskReserveIfMissing() -> Bool {
+        guard diskReserveMissing else { return true }
+        let inPlace = restoreDiskReserve()
+        if inPlace { log(.notice, "there is room on the disk holding \(path) again: the \(configuration.retention.reserveBytes)-byte reserve is back") }
+        return inPlace
+    }
+
+    private func placeDiskReserve() -> Bool {
         let files = SQLiteDatabaseFiles(path: path)
         let bytes = configuration.retention.reserveBytes
         guard bytes > 0 else {
@@ -106,11 +123,12 @@ extension TripStore {
     /// Makes room after a write failed on a full disk: gives up the reserve file (so that SQLite
     /// can checkpoint and start the WAL over) and thins the oldest tracks (new writes reuse the
     /// pages they free without growing the file; no vacuum, which would hand them back).
-    /// Without `releasingReserve` (a trip point write) the reserve stays for sessions.
+    /// Without `releasingReserve` (a trip point write, a count of lost points) the reserve stays for sessions.
     /// Returns the sessions thinned.
     @discardableResult
     public func relieveDiskPressure(releasingReserve: Bool = true) -> Int {
         if releasingReserve, SQLiteDatabaseFiles(path: path).releaseReserve() {
+            diskReserveMissing = true
             log(.error, "the disk holding \(path) is full: released the \(configuration.retention.reserveBytes)-byte reserve")
         }
         _ = try? connection.checkpoint(.passive)

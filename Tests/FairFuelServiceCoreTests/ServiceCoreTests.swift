@@ -25,10 +25,12 @@ import Testing
         var reopenRequests = 0
         private var encoder = FrameEncoder()
 
-        init(settings: ServiceCoreSettings = ServiceCoreSettings(port: "/dev/ttyTEST")) throws {
+        /// `annaBeacon`: Anna's fob, provisioned as a technician would (nil: tag only).
+        init(settings: ServiceCoreSettings = ServiceCoreSettings(port: "/dev/ttyTEST"), annaBeacon: BeaconIdentity? = nil) throws {
             var directory = DriverDirectory()
             directory.addDriver(.init(id: DriverID(1), name: "Anna"))
             directory.bind(tag: .uid(try TagUID(bytes: ServiceCoreTests.annaTag[...])), to: DriverID(1))
+            if let annaBeacon { directory.bind(beacon: annaBeacon, to: DriverID(1)) }
             records = MemoryProvisioningRecords(directory: directory, vehicle: .familyCar)
             core = try ServiceCore(settings: settings, directory: directory, vehicle: .familyCar, records: records, logger: log.logger)
         }

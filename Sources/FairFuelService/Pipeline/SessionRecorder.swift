@@ -280,6 +280,13 @@ public final class SessionRecorder {
         }
     }
 
+    /// The service's once-a-second retry: writes what waits for the store, if anything does, then
+    /// takes the disk reserve back if it was given up and there is room again (no restart needed).
+    public func retryStoreWrites() {
+        if isBehind { flush() }
+        if !storeRefusing { store.retakeDiskReserveIfMissing() }
+    }
+
     /// Writes the session start and ends the store refused, in order, until one fails again.
     private func retryPending() {
         // The run's row first (start-up on a full disk could not write it): the sessions refer to it.

@@ -267,7 +267,7 @@ public final class ServiceRuntime {
             }
         case .retryStoreWrites:
             checkStoreFile()
-            if recorder.isBehind { recorder.flush() }
+            recorder.retryStoreWrites()
         case let .enforceRetention(nowUTCMs):
             recorder.flush()
             do {
