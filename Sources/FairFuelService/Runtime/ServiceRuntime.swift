@@ -24,10 +24,13 @@ public final class ServiceRuntime {
         public var notifier: SystemdNotifier
         /// systemd's `$CREDENTIALS_DIRECTORY`, where `[uplink] credentials` names a file.
         public var credentialsDirectory: String?
+        /// The single-instance lock the daemon took on the store; it moves to the file written
+        /// back after a deletion. Nil: no lock (tests, replays).
+        public var instanceLock: InstanceLock?
 
         public init(board: BoardProfile, storePath: String? = nil, port: String? = nil, controlSocketPath: String? = nil,
                     catalog: MCUBoardCatalog = .builtIn, logger: Logger, notifier: SystemdNotifier = SystemdNotifier(environment: [:]),
-                    credentialsDirectory: String? = nil) {
+                    credentialsDirectory: String? = nil, instanceLock: InstanceLock? = nil) {
             self.board = board
             self.storePath = storePath ?? board.store.path
             self.port = port ?? board.link.port
@@ -37,6 +40,7 @@ public final class ServiceRuntime {
             self.logger = logger
             self.notifier = notifier
             self.credentialsDirectory = credentialsDirectory
+            self.instanceLock = instanceLock
         }
     }
 
@@ -296,7 +300,12 @@ public final class ServiceRuntime {
     /// Every second: the store file deleted or replaced under the service is written back from
     /// the open connection; a store opened on a full disk shares its WAL index again once there is room.
     private func checkStoreFile() {
-        switch store.checkFileInPlace(wallClockUTCMs: WallClock.utcMilliseconds()) {
+        let lock = options.instanceLock
+        // The lock moves to the copy before it takes the store's path: no moment when a second service could take it.
+        let check = store.checkFileInPlace(wallClockUTCMs: WallClock.utcMilliseconds()) { copy in lock?.lockStoreReplacement(at: copy) ?? true }
+        // SQLite has closed the deleted file once it is restored: the lock's old descriptor can go.
+        if case .restored = check { lock?.closeRetiredStoreDescriptor() }
+        switch check {
         case .inPlace:
             break
         case let .restored(movedTo):
