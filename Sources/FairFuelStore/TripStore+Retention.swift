@@ -18,8 +18,13 @@ extension TripStore {
     /// Database, WAL and reserve bytes as the file system sees them.
     public var bytesOnDisk: Int64 { SQLiteDatabaseFiles(path: path).bytesOnDisk }
 
-    /// Bytes of the database file at `path` alone (no WAL, no reserve); nil when there is none.
-    public static func databaseFileBytes(at path: String) -> Int64? { SQLiteDatabaseFiles.size(of: path) }
+    /// The store's files at `path` as the file system sees them, in bytes (0 for one that is
+    /// not there; the database nil when it is not): what `status` reports.
+    public static func fileSizes(at path: String) -> (database: Int64?, wal: Int64, sharedMemory: Int64, reserve: Int64) {
+        let files = SQLiteDatabaseFiles(path: path)
+        return (SQLiteDatabaseFiles.size(of: path), SQLiteDatabaseFiles.size(of: files.walPath) ?? 0,
+                SQLiteDatabaseFiles.size(of: files.sharedMemoryPath) ?? 0, SQLiteDatabaseFiles.size(of: files.reservePath) ?? 0)
+    }
 
     /// Creates the reserve file when it is missing and the file system has room for it
     /// four times over; true when the reserve is in place.

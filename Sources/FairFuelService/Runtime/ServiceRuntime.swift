@@ -417,13 +417,15 @@ public final class ServiceRuntime {
 
     /// Link state, firmware, frame counters, GNSS, beacons in range, session and store size.
     public func statusJSON() -> String {
+        let sizes = TripStore.fileSizes(at: options.storePath)
         let shell = ShellStatus(
-            storeBytes: TripStore.databaseFileBytes(at: options.storePath),
+            storeBytes: sizes.database.map { $0 + sizes.wal + sizes.sharedMemory },
             sessionsResumed: recorder.sessionsResumed, tripPointsWritten: recorder.pointsWritten,
             storeRefusingWrites: recorder.storeRefusing, storePendingRecords: recorder.pendingRecordCount,
             storeLost: StoreLossesJSON(json: (lostBefore + recorder.losses).jsonObject),
             storeLostUnsaved: recorder.unsavedLosses.recordsThatMatter + recorder.unsavedLosses.tripPoints + recorder.unsavedLosses.events,
-            gpsd: gpsd.map { ($0.isConnected, Int($0.counters.fixes)) })
+            gpsd: gpsd.map { ($0.isConnected, Int($0.counters.fixes)) },
+            storeDatabaseBytes: sizes.database, storeWALBytes: sizes.wal, storeReserveBytes: sizes.reserve)
         let status = core.status(shell: shell, at: clock.now)
         // The store and the uplink are the shell's alone: the estimated fuel in the tank (the
         // store's, null before a full-tank refuel or when the store cannot be read) and the
