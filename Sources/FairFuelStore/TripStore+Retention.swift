@@ -156,10 +156,12 @@ extension TripStore {
     /// Drops the oldest events past the cap; returns how many.
     func trimEventLog() throws(StoreError) -> Int {
         let cap = Int64(max(1, configuration.retention.eventLogMaxRows))
-        let newest = try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT MAX(id) FROM events") } ?? 0
         let count = try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT COUNT(*) FROM events") } ?? 0
         guard count > cap else { return 0 }
-        return try writeOnce(durable: false) { try connection.run("DELETE FROM events WHERE id <= ?", .integer(newest - cap)) }
+        // By rows, not by ids: a kind with its own cap (link errors) leaves gaps in the ids.
+        return try writeOnce(durable: false) {
+            try connection.run("DELETE FROM events WHERE id <= (SELECT id FROM events ORDER BY id DESC LIMIT 1 OFFSET ?)", .integer(cap))
+        }
     }
 
     /// Closed sessions whose track is at `level`, oldest first.

@@ -23,6 +23,7 @@ import Testing
         var retries = 0
         var provisioningChanges = 0
         var reopenRequests = 0
+        var linkErrorSummaries: [(counts: LinkCounters, at: LinkMilliseconds)] = []
         private var encoder = FrameEncoder()
 
         /// `annaBeacon`: Anna's fob, provisioned as a technician would (nil: tag only).
@@ -47,6 +48,7 @@ import Testing
             case let .complete(client, answer): completed.append((client, answer))
             case .provisioningChanged: provisioningChanges += 1
             case .reopenLink: reopenRequests += 1
+            case let .recordLinkErrors(counts, at): linkErrorSummaries.append((counts, at))
             case .enforceRetention, .status: break
             }
         }

@@ -272,6 +272,9 @@ public final class ServiceRuntime {
         case .retryStoreWrites:
             checkStoreFile()
             recorder.retryStoreWrites()
+        case let .recordLinkErrors(counts, at):
+            let detail = counts.named.filter { $0.name != "frames" && $0.value > 0 }.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
+            recorder.recordLinkErrors(detail, at: at)
         case let .enforceRetention(nowUTCMs):
             recorder.flush()
             do {
