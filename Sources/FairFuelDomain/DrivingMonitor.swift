@@ -154,8 +154,10 @@ public struct DrivingMonitor: Sendable {
             machine.tap(driver: driver, at: time) { signals.append($0) }
             forward(signals, emit)
         case let .advertisement(identities, rssi, _):
+            let first = identities.first
             for identity in identities {
-                presence.observe(identity, driver: directory.driver(for: identity), rssiDBm: rssi, at: time)
+                presence.observe(
+                    identity, driver: directory.driver(for: identity), rssiDBm: rssi, at: time, heardWith: identity == first ? nil : first)
             }
         case let .fix(fix, _):
             if utc.update(fix: fix, at: time), let offset = utc.offsetMs {

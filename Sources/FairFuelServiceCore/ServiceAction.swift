@@ -1,5 +1,6 @@
 import FairFuelCore
 import FairFuelDomain
+import FairFuelLink
 
 /// What the service core asks its shell to do. The core never performs I/O: it hands each
 /// action to the shell's `perform` closure, in order, while it handles an event.
@@ -12,6 +13,10 @@ public enum ServiceAction {
     case retryStoreWrites
     /// Once an hour: the store's retention pass, with UTC when GNSS gave it (the age limit needs it).
     case enforceRetention(nowUTCMs: Int64?)
+    /// The link's error counts since the last such action (`frames` is 0), at link time `at`,
+    /// for the store's event log: at once after a quiet spell, then at most once a minute, and
+    /// never when there was no error, so that line noise is a bounded summary, not a row per frame.
+    case recordLinkErrors(LinkCounters, at: LinkMilliseconds)
     /// The answer to a control request that was deferred (`ControlAnswer.later`).
     case complete(ControlRequestID, answer: String)
     /// A short line for the service manager's status (systemd `STATUS=`).

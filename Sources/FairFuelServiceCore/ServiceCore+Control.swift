@@ -5,7 +5,13 @@ import FairFuelParsers
 
 /// What only the shell knows, for `status`: its store, its recorder and its gpsd connection.
 public struct ShellStatus {
+    /// The store's size on disk: database, WAL and shared-memory index (the reserve apart).
     public var storeBytes: Int64?
+    /// The database file alone (committed pages not yet checkpointed are in the WAL).
+    public var storeDatabaseBytes: Int64?
+    public var storeWALBytes: Int64?
+    /// The disk reserve beside the store (0 while given up for a full disk).
+    public var storeReserveBytes: Int64?
     public var sessionsResumed: Int
     public var tripPointsWritten: Int
     public var storeRefusingWrites: Bool
@@ -18,8 +24,12 @@ public struct ShellStatus {
 
     public init(storeBytes: Int64? = nil, sessionsResumed: Int = 0, tripPointsWritten: Int = 0, storeRefusingWrites: Bool = false,
                 storePendingRecords: Int = 0, storeLost: StoreLossesJSON = StoreLossesJSON(json: "{}"), storeLostUnsaved: Int = 0,
-                gpsd: (connected: Bool, fixes: Int)? = nil) {
+                gpsd: (connected: Bool, fixes: Int)? = nil, storeDatabaseBytes: Int64? = nil, storeWALBytes: Int64? = nil,
+                storeReserveBytes: Int64? = nil) {
         self.storeBytes = storeBytes
+        self.storeDatabaseBytes = storeDatabaseBytes
+        self.storeWALBytes = storeWALBytes
+        self.storeReserveBytes = storeReserveBytes
         self.sessionsResumed = sessionsResumed
         self.tripPointsWritten = tripPointsWritten
         self.storeRefusingWrites = storeRefusingWrites
@@ -61,6 +71,23 @@ extension ServiceCore {
         ingest.endSession(at: linkClock.extrapolate(hostMs: now)) { output in record(output, at: now, perform) }
     }
 
+    /// The beacons heard, one group per fob: each identity heard in the same advertisement as
+    /// another (`heardWith`) goes with that one, strongest fob first (allocates; for status only).
+    static func fobs(_ heard: [BeaconPresenceTable.Entry]) -> [[BeaconPresenceTable.Entry]] {
+        var leads: [BeaconIdentity] = []
+        var groups: [[BeaconPresenceTable.Entry]] = []
+        for entry in heard {
+            let lead = entry.heardWith.flatMap { with in heard.contains { $0.identity == with } ? with : nil } ?? entry.identity
+            if let index = leads.firstIndex(of: lead) {
+                if lead == entry.identity { groups[index].insert(entry, at: 0) } else { groups[index].append(entry) }
+            } else {
+                leads.append(lead)
+                groups.append([entry])
+            }
+        }
+        return groups
+    }
+
     /// Link state, firmware, frame counters, GNSS, beacons in range, session and store size.
     public func status(shell: ShellStatus, at now: LinkMilliseconds) -> String {
         let time = linkClock.peek(hostMs: now)
@@ -97,11 +124,20 @@ extension ServiceCore {
             json.add("satellites", lastSourceFix?.satellitesUsed)
             json.add("mcu_nmea_ignored", Int(mcuNMEAIgnored))
         }
-        json.addRaw("beacons", json: JSONLine.array(monitor.presence.inRange(at: time).prefix(16).map { entry in
+        json.addRaw("beacons", json: JSONLine.array(Self.fobs(monitor.presence.inRange(at: time)).prefix(16).map { fob in
+            // The identity a driver is provisioned with leads; the fob's other identities follow it.
+            let lead = fob.first { $0.driver != nil } ?? fob[0]
             var b = JSONLine()
-            b.add("beacon", entry.identity.spec)
-            b.add("rssi_dbm", entry.smoothedRSSIDBm, decimals: 1)
-            b.add("driver", entry.driver.flatMap { monitor.directory.name(of: $0) })
+            b.add("beacon", lead.identity.spec)
+            b.addRaw("also", json: JSONLine.array(fob.filter { $0.identity != lead.identity }.map { fobIdentity in
+                var quoted = ""
+                JSONLine.appendQuoted(fobIdentity.identity.spec, to: &quoted)
+                return quoted
+            }))
+            b.add("driver", lead.driver.flatMap { monitor.directory.name(of: $0) })
+            b.add("rssi_dbm", lead.smoothedRSSIDBm, decimals: 1)
+            b.add("present", fob.contains { $0.inRange })
+            b.add("heard_s_ago", Double(max(0, time.value - lead.lastSeen.value)) / 1_000, decimals: 1)
             return b.string
         }))
         json.add("session_state", monitor.machine.state.rawValue)
@@ -115,6 +151,9 @@ extension ServiceCore {
         }
         json.add("sessions_resumed", shell.sessionsResumed)
         json.add("store_bytes", shell.storeBytes)
+        json.add("store_database_bytes", shell.storeDatabaseBytes)
+        json.add("store_wal_bytes", shell.storeWALBytes)
+        json.add("store_reserve_bytes", shell.storeReserveBytes)
         json.add("trip_points_written", shell.tripPointsWritten)
         json.add("store_refusing_writes", shell.storeRefusingWrites)
         json.add("store_pending_records", shell.storePendingRecords)

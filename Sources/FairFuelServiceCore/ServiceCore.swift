@@ -52,6 +52,11 @@ public final class ServiceCore {
     private var lastTick = LinkMilliseconds(0)
     private var lastRetention = LinkMilliseconds(0)
     private var unknownTagLog = RateLimitedLog<UInt8>()
+    /// The link's counters as last summarised for the event log (`recordLinkErrors`), and when.
+    private var linkErrorsRecorded = LinkCounters()
+    private var lastLinkErrorSummary: LinkMilliseconds?
+    /// Link error summaries are at most this far apart.
+    static let linkErrorSummaryMs: Int64 = 60_000
     var firmwareWarning: String?
     /// gpsd's last fix (with gpsd as the GNSS source), for `status`.
     var lastSourceFix: GNSSFix?
@@ -255,6 +260,7 @@ public final class ServiceCore {
             ingest.tick(at: linkClock.extrapolate(hostMs: now)) { output in record(output, at: now, perform) }
             // Space may have come back: records held for a full disk go in without a restart.
             perform(.retryStoreWrites)
+            summarizeLinkErrors(at: now, perform)
         }
         provisioningTick(at: now, perform)
     }
@@ -262,7 +268,20 @@ public final class ServiceCore {
     /// The service stops: the last epoch's fix and untracked driving are flushed to the store.
     public func finish(at now: LinkMilliseconds, _ perform: ServiceActions) {
         ingest.finish(at: linkClock.extrapolate(hostMs: now)) { output in record(output, at: now, perform) }
+        summarizeLinkErrors(at: now, perform, final: true)
         linkOpener = nil
+    }
+
+    /// Hands the link's errors since the last summary to the shell: at once after a quiet
+    /// minute, then at most once a minute (`final`: at the stop, whatever the time); nothing
+    /// when there was no error. Counter arithmetic only: the tick allocates nothing.
+    private func summarizeLinkErrors(at now: LinkMilliseconds, _ perform: ServiceActions, final: Bool = false) {
+        if !final, let last = lastLinkErrorSummary, now.value - last.value < Self.linkErrorSummaryMs { return }
+        let counters = linkCounters
+        guard counters.errorTotal > linkErrorsRecorded.errorTotal else { return }
+        perform(.recordLinkErrors(counters.since(linkErrorsRecorded), at: linkClock.peek(hostMs: now)))
+        linkErrorsRecorded = counters
+        lastLinkErrorSummary = now
     }
 
     // MARK: Provisioning reloads
@@ -408,5 +427,21 @@ extension FeedbackSignal {
         case .sessionEnded: .sessionEnded
         case .provisioning: .provisioning
         }
+    }
+}
+
+extension LinkCounters {
+    /// The error counts added after `earlier` (counters only grow); `frames` is left at 0.
+    func since(_ earlier: LinkCounters) -> LinkCounters {
+        var difference = LinkCounters()
+        difference.cobsError = cobsError - earlier.cobsError
+        difference.crcError = crcError - earlier.crcError
+        difference.oversize = oversize - earlier.oversize
+        difference.badVersion = badVersion - earlier.badVersion
+        difference.unknownType = unknownType - earlier.unknownType
+        difference.badPayload = badPayload - earlier.badPayload
+        difference.lost = lost - earlier.lost
+        difference.duplicate = duplicate - earlier.duplicate
+        return difference
     }
 }

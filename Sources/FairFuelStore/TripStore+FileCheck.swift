@@ -21,7 +21,10 @@ extension TripStore {
     /// the WAL's too), the connection reopened on it, and `store_restored` logged in the store.
     /// A file found in its place is moved aside (`.replaced-<stamp>`), never deleted. One
     /// `stat` when nothing happened: cheap enough for every housekeeping tick.
-    public func checkFileInPlace(wallClockUTCMs: Int64?) -> StoreFileCheck {
+    ///
+    /// `lockingCopy` is handed the copy's path before it is moved to `path` (the service moves
+    /// its single-instance lock onto it there); false gives the copy up and tries again next time.
+    public func checkFileInPlace(wallClockUTCMs: Int64?, lockingCopy: (String) -> Bool = { _ in true }) -> StoreFileCheck {
         let current = SQLiteDatabaseFiles.identity(of: path)
         guard let opened = fileIdentity else {
             fileIdentity = current
@@ -39,6 +42,10 @@ extension TripStore {
             return .notRestored(reason: "cannot copy the open store to \(temporary): \(error)")
         }
         SQLiteDatabaseFiles.sync(temporary)
+        guard lockingCopy(temporary) else {
+            SQLiteDatabaseFiles.remove(temporary)
+            return .notRestored(reason: "cannot take the single-instance lock on \(temporary)")
+        }
         var movedAside: String?
         if current != nil {
             // Somebody's file (an empty store a command created?): kept, with its WAL, before

@@ -3,9 +3,11 @@ import FairFuelSQLite
 extension TripStore {
     /// Adds `losses` to the persisted counters, synced (one small in-place update per kind, so
     /// it can succeed on a disk too full for a session); `newEpisode` counts one more full-disk episode.
+    /// Only counts of records that matter (sessions, untracked driving) may spend the disk reserve:
+    /// lost trip points and events wait in memory until there is room.
     public func addLosses(_ losses: StoreLosses, newEpisode: Bool = false) throws(StoreError) {
         guard !losses.isEmpty || newEpisode else { return }
-        try write(durable: true) {
+        try write(durable: true, spendingReserve: losses.recordsThatMatter > 0) {
             for kind in StoreLossKind.allCases where losses[kind] != 0 {
                 try connection.run("UPDATE store_losses SET count = count + ? WHERE kind = ?", .int(losses[kind]), .text(kind.rawValue))
             }

@@ -281,12 +281,20 @@ extension TripStore {
     }
 
     /// Records an event for technicians (unknown tags, link errors, resets); past the
-    /// retention policy's `eventLogMaxRows`, the oldest goes.
-    public func logEvent(kind: String, detail: String, utcMs: Int64?) throws(StoreError) {
+    /// retention policy's `eventLogMaxRows`, the oldest goes. `keepingAtMost`: a cap on the rows
+    /// of this kind (the oldest of it go), so that a kind that can come all day (line noise)
+    /// never pushes the other kinds out.
+    public func logEvent(kind: String, detail: String, utcMs: Int64?, keepingAtMost kindCap: Int? = nil) throws(StoreError) {
         let cap = Int64(max(1, configuration.retention.eventLogMaxRows))
         try write {
             try connection.run("INSERT INTO events (t_utc_ms, kind, detail) VALUES (?, ?, ?)", .optional(utcMs), .text(kind), .text(detail))
-            try connection.run("DELETE FROM events WHERE id <= ?", .integer(connection.lastInsertRowID - cap))
+            if let kindCap {
+                try connection.run(
+                    "DELETE FROM events WHERE kind = ?1 AND id <= (SELECT id FROM events WHERE kind = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
+                    .text(kind), .int(max(1, kindCap)))
+            }
+            // By rows, not by ids: rows a kind's own cap removed leave room for the others.
+            try connection.run("DELETE FROM events WHERE id <= (SELECT id FROM events ORDER BY id DESC LIMIT 1 OFFSET ?)", .integer(cap))
         }
     }
 

@@ -18,13 +18,35 @@ extension TripStore {
     /// Database, WAL and reserve bytes as the file system sees them.
     public var bytesOnDisk: Int64 { SQLiteDatabaseFiles(path: path).bytesOnDisk }
 
-    /// Bytes of the database file at `path` alone (no WAL, no reserve); nil when there is none.
-    public static func databaseFileBytes(at path: String) -> Int64? { SQLiteDatabaseFiles.size(of: path) }
+    /// The store's files at `path` as the file system sees them, in bytes (0 for one that is
+    /// not there; the database nil when it is not): what `status` reports.
+    public static func fileSizes(at path: String) -> (database: Int64?, wal: Int64, sharedMemory: Int64, reserve: Int64) {
+        let files = SQLiteDatabaseFiles(path: path)
+        return (SQLiteDatabaseFiles.size(of: path), SQLiteDatabaseFiles.size(of: files.walPath) ?? 0,
+                SQLiteDatabaseFiles.size(of: files.sharedMemoryPath) ?? 0, SQLiteDatabaseFiles.size(of: files.reservePath) ?? 0)
+    }
 
     /// Creates the reserve file when it is missing and the file system has room for it
     /// four times over; true when the reserve is in place.
     @discardableResult
     public func restoreDiskReserve() -> Bool {
+        let inPlace = placeDiskReserve()
+        diskReserveMissing = !inPlace
+        return inPlace
+    }
+
+    /// Takes the disk reserve back once space has come back after it was given up (or could not
+    /// be made), without a restart: the service calls it every second; nothing but a flag is
+    /// looked at while the reserve is in place. True when it is in place.
+    @discardableResult
+    public func retakeDiskReserveIfMissing() -> Bool {
+        guard diskReserveMissing else { return true }
+        let inPlace = restoreDiskReserve()
+        if inPlace { log(.notice, "there is room on the disk holding \(path) again: the \(configuration.retention.reserveBytes)-byte reserve is back") }
+        return inPlace
+    }
+
+    private func placeDiskReserve() -> Bool {
         let files = SQLiteDatabaseFiles(path: path)
         let bytes = configuration.retention.reserveBytes
         guard bytes > 0 else {
@@ -106,11 +128,12 @@ extension TripStore {
     /// Makes room after a write failed on a full disk: gives up the reserve file (so that SQLite
     /// can checkpoint and start the WAL over) and thins the oldest tracks (new writes reuse the
     /// pages they free without growing the file; no vacuum, which would hand them back).
-    /// Without `releasingReserve` (a trip point write) the reserve stays for sessions.
+    /// Without `releasingReserve` (a trip point write, a count of lost points) the reserve stays for sessions.
     /// Returns the sessions thinned.
     @discardableResult
     public func relieveDiskPressure(releasingReserve: Bool = true) -> Int {
         if releasingReserve, SQLiteDatabaseFiles(path: path).releaseReserve() {
+            diskReserveMissing = true
             log(.error, "the disk holding \(path) is full: released the \(configuration.retention.reserveBytes)-byte reserve")
         }
         _ = try? connection.checkpoint(.passive)
@@ -133,10 +156,12 @@ extension TripStore {
     /// Drops the oldest events past the cap; returns how many.
     func trimEventLog() throws(StoreError) -> Int {
         let cap = Int64(max(1, configuration.retention.eventLogMaxRows))
-        let newest = try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT MAX(id) FROM events") } ?? 0
         let count = try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT COUNT(*) FROM events") } ?? 0
         guard count > cap else { return 0 }
-        return try writeOnce(durable: false) { try connection.run("DELETE FROM events WHERE id <= ?", .integer(newest - cap)) }
+        // By rows, not by ids: a kind with its own cap (link errors) leaves gaps in the ids.
+        return try writeOnce(durable: false) {
+            try connection.run("DELETE FROM events WHERE id <= (SELECT id FROM events ORDER BY id DESC LIMIT 1 OFFSET ?)", .integer(cap))
+        }
     }
 
     /// Closed sessions whose track is at `level`, oldest first.

@@ -31,6 +31,9 @@ public final class TripStore {
     var chunkBuffer: [UInt8] = []
     /// Writes refused in a row by a full disk; relief (and its log line) comes on the first and every 60th.
     var diskFullStreak = 0
+    /// The disk reserve is not in place (given up for a full disk, or no room to make it):
+    /// `retakeDiskReserveIfMissing()` tries again.
+    public internal(set) var diskReserveMissing = false
     /// When set, every finished trip, refuel, split and correction queues its uplink message in
     /// the record's own transaction (TripStore+Uplink.swift); nil: no uplink, nothing queued.
     public var uplink: OutboxUplink?
@@ -177,22 +180,25 @@ public final class TripStore {
     /// (every commit is, under `.syncEveryCommit`).
     ///
     /// A full disk is met by `relieveDiskPressure()` and one retry (on the first refusal of a run
-    /// of them, then every 60th, or while a durable write still has the reserve to spend, so that a long episode neither floods the log nor thins the
+    /// of them, then every 60th, or while a write that may spend the reserve still has it, so that a long episode neither floods the log nor thins the
     /// whole history); otherwise the error is `.diskFull`, the transaction is rolled back and
     /// the store stays usable.
+    ///
+    /// `spendingReserve` (default: `durable`): the write is a record that matters and may give up
+    /// the disk reserve; trip points and counts of lost points never do, they only thin old tracks.
     @discardableResult
-    public func write<T>(durable: Bool = false, _ body: () throws -> T) throws(StoreError) -> T {
+    public func write<T>(durable: Bool = false, spendingReserve: Bool? = nil, _ body: () throws -> T) throws(StoreError) -> T {
         do {
             let result = try writeOnce(durable: durable, body)
             diskFullStreak = 0
             return result
         } catch let error where error.isDiskFull {
             diskFullStreak += 1
-            // A durable write (a record that matters) may spend the reserve; trip points only thin old tracks.
-            let reserveHeld = durable && SQLiteDatabaseFiles.size(of: SQLiteDatabaseFiles(path: path).reservePath) != nil
+            let mayRelease = spendingReserve ?? durable
+            let reserveHeld = mayRelease && SQLiteDatabaseFiles.size(of: SQLiteDatabaseFiles(path: path).reservePath) != nil
             guard diskFullStreak % 60 == 1 || reserveHeld else { throw .diskFull(path: path, operation: "write") }
             log(.warning, "the disk holding \(path) is full (\(diskFullStreak) write(s) refused); making room and retrying")
-            relieveDiskPressure(releasingReserve: durable)
+            relieveDiskPressure(releasingReserve: mayRelease)
             do {
                 let result = try writeOnce(durable: durable, body)
                 diskFullStreak = 0

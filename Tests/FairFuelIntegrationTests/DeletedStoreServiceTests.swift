@@ -10,7 +10,8 @@ import Glibc
 extension IntegrationTests {
     /// `rm fairfuel.db fairfuel.db-wal fairfuel.db-shm` under `fairfuel run` mid-trip: the service
     /// notices within a tick, writes the store back at its path from the open connection, says so
-    /// in the log and `status`, and the trip and the drivers are there after the stop.
+    /// in the log and `status`, keeps the single-instance lock on the file written back (a second
+    /// service on it is refused), and the trip and the drivers are there after the stop.
     @Suite struct DeletedStoreServiceTests {
         @Test func aStoreDeletedMidTripIsWrittenBackAndTheTripKept() throws {
             try IntegrationTests.withRig("drive.scenario") { rig in
@@ -25,6 +26,15 @@ extension IntegrationTests {
                 }
                 #expect(FileManager.default.fileExists(atPath: db))
                 #expect(run.standardError.contains("was deleted while the service ran"), "\(run.standardError.suffix(1_000))")
+                // The single-instance lock followed the file written back: a second service on it is refused.
+                let second = try rig.spawn("run", [
+                    "run", "--port", rig.directory + "/no-such-port", "--db", db, "--control", rig.directory + "/second.sock",
+                ])
+                let secondEnding = second.wait(seconds: 20)
+                #expect(secondEnding != nil && secondEnding != .exited(0), "a second run on the restored store: \(secondEnding.map(\.description) ?? "still running")")
+                #expect(second.standardError.contains("the store \(db) is in use by process \(run.pid)"), "\(second.standardError)")
+                if second.isRunning { second.send(SIGTERM); _ = second.wait(seconds: 10) }
+                #expect(run.isRunning)
                 _ = try rig.endSession()
                 run.send(SIGTERM)
                 #expect(run.wait(seconds: 10) == .exited(0))

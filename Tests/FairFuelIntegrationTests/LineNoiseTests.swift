@@ -78,6 +78,16 @@ extension IntegrationTests {
                 #expect(delivered <= sent - corrupted, "delivered \(delivered), sent \(sent), corrupted \(corrupted)")
                 #expect(abs(delivered + lost - sent) <= sent / 50 + 10, "delivered \(delivered) + lost \(lost) vs sent \(sent)")
                 #expect(tally.host.frames("duplicate") == 0)
+                // The event log has the noise as a summary a minute at most, adding up to the counters.
+                let summaries = try rig.openStore().events(kind: "link_errors")
+                #expect(!summaries.isEmpty && summaries.count <= 4, "a minute of noise: \(summaries.map(\.detail))")
+                let framing = ["cobs_error", "crc_error", "oversize", "bad_version", "unknown_type", "bad_payload"]
+                let summed = summaries.flatMap { $0.detail.split(separator: ",") }.reduce(0) { sum, part in
+                    let fields = part.split(separator: " ")
+                    guard fields.count == 2, framing.contains(String(fields[0])), let count = Int(fields[1]) else { return sum }
+                    return sum + count
+                }
+                #expect(summed == tally.host.linkErrors, "\(summaries.map(\.detail)) vs \(tally.host.json)")
 
                 // One session, Anna's: the noise neither ended it nor made up a tap or a driver.
                 #expect(tally.trips.count == 1, "\(tally.trips.map(\.json))")

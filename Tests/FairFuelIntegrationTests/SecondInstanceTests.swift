@@ -6,8 +6,8 @@ import Glibc
 #endif
 
 extension IntegrationTests {
-    /// Two `fairfuel run` on one store or one port: the second is refused, naming the first's pid,
-    /// and the first keeps its control socket.
+    /// Two `fairfuel run` on one store, one port or one control socket: the second is refused,
+    /// naming the first's pid, before it creates anything, and the first keeps its control socket.
     @Suite struct SecondInstanceTests {
         @Test func aSecondRunOnTheSameStoreOrPortIsRefusedWithTheHoldersPid() throws {
             try IntegrationTests.withRig("drive.scenario") { rig in
@@ -31,6 +31,8 @@ extension IntegrationTests {
                 let portEnding = samePort.wait(seconds: 20)
                 #expect(portEnding != nil && portEnding != .exited(0))
                 #expect(samePort.standardError.contains("is in use by process \(first.pid)"), "\(samePort.standardError)")
+                // Refused before anything is created: a typo'd --db leaves no store behind.
+                #expect(!FileManager.default.fileExists(atPath: rig.directory + "/other.db"), "the refused run created its store")
 
                 // Same control socket, another store and port: the socket stays the first's.
                 let sameSocket = try rig.spawn("run", [
@@ -39,6 +41,7 @@ extension IntegrationTests {
                 let socketEnding = sameSocket.wait(seconds: 20)
                 #expect(socketEnding != nil && socketEnding != .exited(0))
                 #expect(sameSocket.standardError.contains("another service answers there (pid \(first.pid))"), "\(sameSocket.standardError)")
+                #expect(!FileManager.default.fileExists(atPath: rig.directory + "/fourth.db"), "the refused run created its store")
                 #expect(first.isRunning)
                 #expect(rig.status()?.json["port"] as? String == rig.linkPath, "status answers for the first service")
             }

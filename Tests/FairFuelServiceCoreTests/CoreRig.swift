@@ -153,7 +153,7 @@ struct CoreRig {
         case let .record(output): stored.append(output)
         case .enforceRetention: retentionPasses += 1
         case let .complete(client, answer): deferredAnswers.append((client, answer))
-        case .retryStoreWrites, .status, .provisioningChanged, .reopenLink: break
+        case .retryStoreWrites, .status, .provisioningChanged, .reopenLink, .recordLinkErrors: break
         }
     }
 

@@ -23,12 +23,15 @@ import Testing
         var retries = 0
         var provisioningChanges = 0
         var reopenRequests = 0
+        var linkErrorSummaries: [(counts: LinkCounters, at: LinkMilliseconds)] = []
         private var encoder = FrameEncoder()
 
-        init(settings: ServiceCoreSettings = ServiceCoreSettings(port: "/dev/ttyTEST")) throws {
+        /// `annaBeacon`: Anna's fob, provisioned as a technician would (nil: tag only).
+        init(settings: ServiceCoreSettings = ServiceCoreSettings(port: "/dev/ttyTEST"), annaBeacon: BeaconIdentity? = nil) throws {
             var directory = DriverDirectory()
             directory.addDriver(.init(id: DriverID(1), name: "Anna"))
             directory.bind(tag: .uid(try TagUID(bytes: ServiceCoreTests.annaTag[...])), to: DriverID(1))
+            if let annaBeacon { directory.bind(beacon: annaBeacon, to: DriverID(1)) }
             records = MemoryProvisioningRecords(directory: directory, vehicle: .familyCar)
             core = try ServiceCore(settings: settings, directory: directory, vehicle: .familyCar, records: records, logger: log.logger)
         }
@@ -45,6 +48,7 @@ import Testing
             case let .complete(client, answer): completed.append((client, answer))
             case .provisioningChanged: provisioningChanges += 1
             case .reopenLink: reopenRequests += 1
+            case let .recordLinkErrors(counts, at): linkErrorSummaries.append((counts, at))
             case .enforceRetention, .status: break
             }
         }

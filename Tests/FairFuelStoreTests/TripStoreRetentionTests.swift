@@ -70,6 +70,17 @@ import Testing
         #expect(events.last?.detail == "crc 249")
     }
 
+    @Test func aKindWithItsOwnCapNeverPushesTheOthersOut() throws {
+        let store = try TripStore(path: temporaryStorePath(), configuration: StoreConfiguration(retention: RetentionPolicy(eventLogMaxRows: 100)))
+        for n in 0..<5 { try store.logEvent(kind: "unknown_tag", detail: "tag \(n)", utcMs: Int64(n)) }
+        for n in 0..<500 { try store.logEvent(kind: "link_errors", detail: "crc_error \(n)", utcMs: Int64(n), keepingAtMost: 30) }
+        #expect(try store.events(kind: "unknown_tag").count == 5)
+        let noise = try store.events(kind: "link_errors")
+        #expect(noise.count == 30)
+        #expect(noise.first?.detail == "crc_error 470")
+        #expect(noise.last?.detail == "crc_error 499")
+    }
+
     /// Tracks older than the age limit are simplified; every summary, refuel, split and
     /// calibration stays exactly as it was, and recomputing the splits gives the same shares.
     @Test func oldTracksAreSimplifiedAndSplitsDoNotMove() throws {

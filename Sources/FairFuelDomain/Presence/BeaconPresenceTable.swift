@@ -18,6 +18,9 @@ public struct BeaconPresenceTable: Sendable {
         public fileprivate(set) var lastPresent: LinkMilliseconds?
         /// Hysteresis state from the smoothed RSSI.
         public fileprivate(set) var inRange: Bool
+        /// The first identity of the advertisement this one was last heard in, when that is
+        /// another: both come from one fob (an iBeacon from a stable address is two identities).
+        public fileprivate(set) var heardWith: BeaconIdentity?
         fileprivate var inUse: Bool
 
         /// Mean RSSI over the window, in dBm.
@@ -46,7 +49,7 @@ public struct BeaconPresenceTable: Sendable {
         let blank = Entry(
             identity: .address(BLEAddress(rawValue: 0)), driver: nil,
             window: FixedRing(capacity: windowSamples), lastSeen: LinkMilliseconds(0), lastPresent: nil,
-            inRange: false, inUse: false)
+            inRange: false, heardWith: nil, inUse: false)
         entries = (0..<capacity).map { _ in
             var entry = blank
             entry.window = FixedRing(capacity: windowSamples)
@@ -54,8 +57,11 @@ public struct BeaconPresenceTable: Sendable {
         }
     }
 
-    /// Records one advertisement of `identity` at `rssiDBm`.
-    public mutating func observe(_ identity: BeaconIdentity, driver: DriverID?, rssiDBm: Int8, at time: LinkMilliseconds) {
+    /// Records one advertisement of `identity` at `rssiDBm`; `heardWith`: the advertisement's
+    /// first identity when it is not this one (for `status`, which lists a fob once).
+    public mutating func observe(
+        _ identity: BeaconIdentity, driver: DriverID?, rssiDBm: Int8, at time: LinkMilliseconds, heardWith: BeaconIdentity? = nil
+    ) {
         let index: Int
         if let found = indexOf(identity) {
             index = found
@@ -71,6 +77,7 @@ public struct BeaconPresenceTable: Sendable {
             return
         }
         entries[index].driver = driver
+        entries[index].heardWith = heardWith
         if time.value - entries[index].lastSeen.value > silenceTimeoutMs {
             // After a silence the old samples say nothing about now.
             entries[index].window.removeAll()

@@ -139,6 +139,21 @@ public final class ControlSocketServer {
     /// The inode of the socket file we bound, to recognise it at exit.
     private var boundInode: ino_t = 0
 
+    /// The error a service would meet binding `path` when a live service answers there (a
+    /// connection is accepted), with that service's pid when the kernel says; nil otherwise
+    /// (nothing there, a stale socket, not a socket: `init` decides those). Touches nothing.
+    public static func liveService(at path: String) -> ControlSocketError? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { return nil }
+        defer { close(probe) }
+        guard ControlSocketClient.connect(probe, path: path) else { return nil }
+        var pid: Int32 = 0, uid: UInt32 = 0, gid: UInt32 = 0
+        let known = fairfuel_peer_credentials(probe, &pid, &uid, &gid) == 0
+        return ControlSocketError(path: path, operation: "bind", errnoCode: EADDRINUSE, inUseByPID: known ? pid : nil)
+    }
+
     /// Removes `path` only when it is a socket of this user that nobody answers on; nothing there is fine.
     static func clearStaleSocket(at path: String) throws(ControlSocketError) {
         var info = stat()

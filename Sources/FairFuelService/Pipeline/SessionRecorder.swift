@@ -255,6 +255,20 @@ public final class SessionRecorder {
         }
     }
 
+    /// Most `link_errors` rows the event log keeps: a day of a line noisy every minute.
+    public static let linkErrorEventsKept = 1_440
+
+    /// Writes a summary of link errors (the core hands over one a minute at most) to the event
+    /// log, as a `link_errors` row at link time `at`: `detail` names the counts (`crc_error 3,
+    /// cobs_error 1`). At most `linkErrorEventsKept` such rows are kept, the oldest going first.
+    public func recordLinkErrors(_ detail: String, at: LinkMilliseconds) {
+        let written = attempt {
+            try store.logEvent(
+                kind: "link_errors", detail: detail, utcMs: utc.utc(at)?.millisecondsSinceEpoch, keepingAtMost: Self.linkErrorEventsKept)
+        }
+        if !written { lose(.event, 1) }
+    }
+
     private func shouldRecordUnknownTag(_ uid: TagUID, at: LinkMilliseconds) -> Bool {
         let recent = { (earlier: LinkMilliseconds, limit: Int64) in at.value >= earlier.value && at.value - earlier.value < limit }
         if unknownTagsRecorded.contains(where: { $0.uid == uid && recent($0.at, Self.unknownTagRepeatMs) }) { return false }
@@ -278,6 +292,13 @@ public final class SessionRecorder {
             pointsWritten += buffer.count
             buffer.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// The service's once-a-second retry: writes what waits for the store, if anything does, then
+    /// takes the disk reserve back if it was given up and there is room again (no restart needed).
+    public func retryStoreWrites() {
+        if isBehind { flush() }
+        if !storeRefusing { store.retakeDiskReserveIfMissing() }
     }
 
     /// Writes the session start and ends the store refused, in order, until one fails again.

@@ -46,10 +46,12 @@ public enum ServiceDaemon {
         SignalWatcher.ignoreBrokenPipe()
         let logger = StandardErrorLog.logger(minimumLevel: options.verbose ? .debug : .info)
         let store = storePath(options.storePath, profile: profile)
-        // One service per store and port, decided before anything is touched.
+        // One service per store, port and control socket, decided before anything is created.
         let lock: InstanceLock
         do {
-            lock = try InstanceLock(storePath: store, portPath: options.port ?? profile.link.port)
+            lock = try InstanceLock(
+                storePath: store, portPath: options.port ?? profile.link.port,
+                controlSocketPath: options.controlSocketPath ?? profile.control.socketPath)
         } catch {
             logger.error("cannot start: \(error)")
             throw ServiceDaemonError("cannot start: \(error)")
@@ -61,7 +63,7 @@ public enum ServiceDaemon {
                 board: profile, storePath: store,
                 port: options.port, controlSocketPath: options.controlSocketPath, logger: logger,
                 notifier: SystemdNotifier.fromProcessEnvironment(),
-                credentialsDirectory: ProcessEnvironment.value("CREDENTIALS_DIRECTORY")))
+                credentialsDirectory: ProcessEnvironment.value("CREDENTIALS_DIRECTORY"), instanceLock: lock))
         } catch {
             logger.error("cannot start: \(error)")
             throw ServiceDaemonError("cannot start: \(error)")

@@ -24,10 +24,13 @@ public final class ServiceRuntime {
         public var notifier: SystemdNotifier
         /// systemd's `$CREDENTIALS_DIRECTORY`, where `[uplink] credentials` names a file.
         public var credentialsDirectory: String?
+        /// The single-instance lock the daemon took on the store; it moves to the file written
+        /// back after a deletion. Nil: no lock (tests, replays).
+        public var instanceLock: InstanceLock?
 
         public init(board: BoardProfile, storePath: String? = nil, port: String? = nil, controlSocketPath: String? = nil,
                     catalog: MCUBoardCatalog = .builtIn, logger: Logger, notifier: SystemdNotifier = SystemdNotifier(environment: [:]),
-                    credentialsDirectory: String? = nil) {
+                    credentialsDirectory: String? = nil, instanceLock: InstanceLock? = nil) {
             self.board = board
             self.storePath = storePath ?? board.store.path
             self.port = port ?? board.link.port
@@ -37,6 +40,7 @@ public final class ServiceRuntime {
             self.logger = logger
             self.notifier = notifier
             self.credentialsDirectory = credentialsDirectory
+            self.instanceLock = instanceLock
         }
     }
 
@@ -267,7 +271,10 @@ public final class ServiceRuntime {
             }
         case .retryStoreWrites:
             checkStoreFile()
-            if recorder.isBehind { recorder.flush() }
+            recorder.retryStoreWrites()
+        case let .recordLinkErrors(counts, at):
+            let detail = counts.named.filter { $0.name != "frames" && $0.value > 0 }.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
+            recorder.recordLinkErrors(detail, at: at)
         case let .enforceRetention(nowUTCMs):
             recorder.flush()
             do {
@@ -296,7 +303,12 @@ public final class ServiceRuntime {
     /// Every second: the store file deleted or replaced under the service is written back from
     /// the open connection; a store opened on a full disk shares its WAL index again once there is room.
     private func checkStoreFile() {
-        switch store.checkFileInPlace(wallClockUTCMs: WallClock.utcMilliseconds()) {
+        let lock = options.instanceLock
+        // The lock moves to the copy before it takes the store's path: no moment when a second service could take it.
+        let check = store.checkFileInPlace(wallClockUTCMs: WallClock.utcMilliseconds()) { copy in lock?.lockStoreReplacement(at: copy) ?? true }
+        // SQLite has closed the deleted file once it is restored: the lock's old descriptor can go.
+        if case .restored = check { lock?.closeRetiredStoreDescriptor() }
+        switch check {
         case .inPlace:
             break
         case let .restored(movedTo):
@@ -408,13 +420,15 @@ public final class ServiceRuntime {
 
     /// Link state, firmware, frame counters, GNSS, beacons in range, session and store size.
     public func statusJSON() -> String {
+        let sizes = TripStore.fileSizes(at: options.storePath)
         let shell = ShellStatus(
-            storeBytes: TripStore.databaseFileBytes(at: options.storePath),
+            storeBytes: sizes.database.map { $0 + sizes.wal + sizes.sharedMemory },
             sessionsResumed: recorder.sessionsResumed, tripPointsWritten: recorder.pointsWritten,
             storeRefusingWrites: recorder.storeRefusing, storePendingRecords: recorder.pendingRecordCount,
             storeLost: StoreLossesJSON(json: (lostBefore + recorder.losses).jsonObject),
             storeLostUnsaved: recorder.unsavedLosses.recordsThatMatter + recorder.unsavedLosses.tripPoints + recorder.unsavedLosses.events,
-            gpsd: gpsd.map { ($0.isConnected, Int($0.counters.fixes)) })
+            gpsd: gpsd.map { ($0.isConnected, Int($0.counters.fixes)) },
+            storeDatabaseBytes: sizes.database, storeWALBytes: sizes.wal, storeReserveBytes: sizes.reserve)
         let status = core.status(shell: shell, at: clock.now)
         // The store and the uplink are the shell's alone: the estimated fuel in the tank (the
         // store's, null before a full-tank refuel or when the store cannot be read) and the

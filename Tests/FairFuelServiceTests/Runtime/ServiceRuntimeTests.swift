@@ -149,6 +149,14 @@ import TestSupport
         #expect(json["session_state"] as? String == "ACTIVE")
         #expect(json["driver"] as? String == "Alice")
         #expect(((json["frames"] as? [String: Any])?["frames"] as? Int ?? 0) >= 4)
+        // The store's size on disk counts its WAL and index, where the session start sits until a checkpoint.
+        func bytes(_ path: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
+        let wal = bytes(harness.storePath + "-wal")
+        #expect(wal > 0, "nothing in the WAL: the figure below says nothing")
+        #expect(json["store_bytes"] as? Int == bytes(harness.storePath) + wal + bytes(harness.storePath + "-shm"), "\(status)")
+        #expect(json["store_database_bytes"] as? Int == bytes(harness.storePath))
+        #expect(json["store_wal_bytes"] as? Int == wal)
+        #expect(json["store_reserve_bytes"] as? Int == bytes(harness.storePath + "-reserve"))
         // `fairfuel status` (text) shows every field of `status --json`, with its value.
         let text = try #require(StatusText.text(status))
         for (key, value) in json {
