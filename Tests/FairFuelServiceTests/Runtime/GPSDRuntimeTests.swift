@@ -72,9 +72,8 @@ import TestSupport
         .enabled(if: GPSDHarness.toolsPresent, "gpsd or socat is not installed (scripts/install-deps.sh installs both)"),
         .timeLimit(.minutes(1)))
     func reconnectsWithBackoff() throws {
-        let gps = try GPSDHarness()
+        let gps = try GPSDHarness(startingGPSD: false)
         defer { gps.shutDown() }
-        gps.stopGPSD()
         // The premise: nothing listens on gpsd's port when the service starts.
         try #require(Self.waitUntilNothingListens(port: gps.port), "gpsd still listens on \(gps.port) after stopping")
         let harness = try ServiceRuntimeTests.Harness()

@@ -37,7 +37,10 @@ public final class GPSDHarness {
     public private(set) var epochs: [UTCTimestamp: Epoch] = [:]
     private var epochCount = 0
 
-    public init() throws {
+    /// `startingGPSD` false: the pty pair only; gpsd starts at `startGPSD()` (a test of a service
+    /// started before gpsd, on a port nothing has listened on: stopping a gpsd just started to
+    /// get there left it listening for seconds on a loaded machine).
+    public init(startingGPSD: Bool = true) throws {
         guard let socatPath = GPSDHarness.socatPath, GPSDHarness.gpsdPath != nil else { throw HarnessError("gpsd or socat is missing") }
         directory = NSTemporaryDirectory() + "fairfuel-gpsd-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -61,7 +64,7 @@ public final class GPSDHarness {
             shutDown()
             throw HarnessError("cannot open \(directory)/gps1: errno \(errno)")
         }
-        try startGPSD()
+        if startingGPSD { try startGPSD() }
     }
 
     deinit { shutDown() }
