@@ -31,6 +31,8 @@ public final class TripStore {
     var chunkBuffer: [UInt8] = []
     /// Writes refused in a row by a full disk; relief (and its log line) comes on the first and every 60th.
     var diskFullStreak = 0
+    /// Runs up to this id were pruned by this process's last retention pass (`pruneRuns()`).
+    var runsPrunedThrough: Int64 = 0
     /// When set, every finished trip, refuel, split and correction queues its uplink message in
     /// the record's own transaction (TripStore+Uplink.swift); nil: no uplink, nothing queued.
     public var uplink: OutboxUplink?
