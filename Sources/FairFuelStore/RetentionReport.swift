@@ -4,6 +4,8 @@ public struct RetentionReport: Sendable, Equatable {
     public var bytesOnDiskBefore: Int64 = 0
     public var bytesOnDiskAfter: Int64 = 0
     public var eventsDeleted = 0
+    /// Rows of runs without a session or a replayed capture, past the newest few (`pruneRuns()`).
+    public var runsDeleted = 0
     /// Full tracks older than the age limit, simplified.
     public var sessionsSimplifiedForAge = 0
     /// Full tracks simplified, oldest first, because the store was over its budget.

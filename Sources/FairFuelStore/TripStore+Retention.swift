@@ -4,6 +4,9 @@ import FairFuelSQLite
 extension TripStore {
     /// Sessions thinned per transaction: short enough not to hold the writer up for long.
     static let thinningBatch = 8
+    /// Runs kept whatever they hold: the newest, this service's own among them, and one a replay
+    /// or another command began meanwhile and has not stored a trip in yet.
+    static let newestRunsKept: Int64 = 16
 
     /// Bytes the store would take with its free pages vacuumed, plus the WAL allowance and the
     /// reserve: what the budget is compared with.
@@ -63,7 +66,8 @@ extension TripStore {
         return created
     }
 
-    /// Applies the retention policy: caps the event log, simplifies full tracks older than the
+    /// Applies the retention policy: caps the event log, drops the rows of runs nothing needs
+    /// (`pruneRuns()`), simplifies full tracks older than the
     /// age limit, and, past `pruneStartPercent` of the disk budget, thins the oldest tracks until
     /// the store is back under `pruneTargetPercent` of it; then vacuums free pages so that the
     /// file shrinks.
@@ -77,6 +81,8 @@ extension TripStore {
         var report = RetentionReport()
         report.bytesOnDiskBefore = bytesOnDisk
         report.eventsDeleted = try trimEventLog()
+        // A full disk must not keep the pass from thinning tracks, which is what makes room.
+        report.runsDeleted = (try? pruneRuns()) ?? 0
         if let now = nowUTCMs {
             let cutoff = now - Int64(policy.tripPointMaxAgeDays) * 86_400_000
             while true {
@@ -119,7 +125,7 @@ extension TripStore {
             log(.error, "\(path) is over its \(policy.diskBudgetBytes)-byte budget with every old track thinned; only summaries are left to keep")
         } else if !report.isEmpty {
             log(.notice, "retention: \(report.sessionsSimplifiedForAge + report.sessionsSimplifiedForBudget) track(s) simplified, "
-                + "\(report.sessionsReducedToAnchors) reduced to anchors, \(report.eventsDeleted) event(s) dropped, "
+                + "\(report.sessionsReducedToAnchors) reduced to anchors, \(report.eventsDeleted) event(s) dropped, \(report.runsDeleted) empty run(s) dropped, "
                 + "\(report.bytesOnDiskBefore) -> \(report.bytesOnDiskAfter) bytes")
         }
         return report
@@ -162,6 +168,31 @@ extension TripStore {
         return try writeOnce(durable: false) {
             try connection.run("DELETE FROM events WHERE id <= (SELECT id FROM events ORDER BY id DESC LIMIT 1 OFFSET ?)", .integer(cap))
         }
+    }
+
+    /// Drops the rows of runs that no session names and no replayed capture marks (a boot in which
+    /// nobody drove, or only untracked), past the newest `newestRunsKept`; returns how many.
+    ///
+    /// A dongle that loses power at every engine stop begins a run at each of its 2 to 6 boots a
+    /// day: without this the table would gain a row per boot for ever. What stays is what other
+    /// features read: the runs sessions name (`run_id`), the runs whose `capture_fingerprint` makes
+    /// `replay` refuse a capture twice, and the newest runs (`MAX(id)`, which a manual trip takes,
+    /// and from which the next run's id follows, so no id is ever given again). Runs only grow when
+    /// a run begins, so one scan of the sessions per process and new run is all it costs.
+    func pruneRuns() throws(StoreError) -> Int {
+        guard let newest = try wrap({ () throws(SQLiteError) in try connection.scalarInt("SELECT MAX(id) FROM runs") }) else { return 0 }
+        let cut = newest - Self.newestRunsKept
+        guard cut > 0, cut > runsPrunedThrough else { return 0 }
+        let deleted = try writeOnce(durable: false) {
+            try connection.runOnce(
+                """
+                DELETE FROM runs WHERE id <= ?1 AND capture_fingerprint IS NULL
+                    AND id NOT IN (SELECT run_id FROM sessions WHERE run_id <= ?1)
+                """,
+                .integer(cut))
+        }
+        runsPrunedThrough = cut
+        return deleted
     }
 
     /// Closed sessions whose track is at `level`, oldest first.

@@ -34,6 +34,8 @@ public final class TripStore {
     /// The disk reserve is not in place (given up for a full disk, or no room to make it):
     /// `retakeDiskReserveIfMissing()` tries again.
     public internal(set) var diskReserveMissing = false
+    /// Runs up to this id were pruned by this process's last retention pass (`pruneRuns()`).
+    var runsPrunedThrough: Int64 = 0
     /// When set, every finished trip, refuel, split and correction queues its uplink message in
     /// the record's own transaction (TripStore+Uplink.swift); nil: no uplink, nothing queued.
     public var uplink: OutboxUplink?
