@@ -264,17 +264,12 @@ struct RefuelCommand: ParsableCommand {
     struct Settle: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Mark bills as settled (paid between the family): they never change again (until `refuel unsettle`).")
-        @Argument(help: "Refuel ids (see `fairfuel refuel list`).") var ids: [Int64] = []
-        @Option(help: "Every bill of this calendar month (YYYY-MM, in the vehicle's time zone).") var month: String?
+        @OptionGroup var bills: BillChoice
         @OptionGroup var store: StoreOptions
-
-        func validate() throws {
-            if ids.isEmpty == (month == nil) { throw ValidationError("say which bills: refuel ids, or --month YYYY-MM") }
-        }
 
         func run() throws {
             let db = try store.open()
-            let chosen = try RefuelCommand.chosenBills(ids, month: month, db)
+            let chosen = try bills.chosen(db)
             let settled: [Int64]
             do { settled = try db.settleRefuels(chosen, atUTCMs: WallClock.utcMilliseconds()) } catch {
                 throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "settle the bills"))
@@ -285,13 +280,23 @@ struct RefuelCommand: ParsableCommand {
         }
     }
 
-    /// The bills `ids` name, or every bill of `month` (the vehicle's calendar month).
-    static func chosenBills(_ ids: [Int64], month: String?, _ db: TripStore) throws -> [Int64] {
-        guard let period = try parseMonth(month) else { return ids }
-        let zone = DisplayUnits(vehicle: try db.vehicle()).timeZone
-        let chosen = try db.refuels().filter { period.contains(utcMs: $0.refuel.atUTCMs, in: zone) }.map(\.id)
-        guard !chosen.isEmpty else { throw UserFacingError("no refuel in \(period)") }
-        return chosen
+    /// Which bills `settle` and `unsettle` work on: refuel ids, or every bill of a month.
+    struct BillChoice: ParsableArguments {
+        @Argument(help: "Refuel ids (see `fairfuel refuel list`).") var ids: [Int64] = []
+        @Option(help: "Every bill of this calendar month (YYYY-MM, in the vehicle's time zone).") var month: String?
+
+        func validate() throws {
+            if ids.isEmpty == (month == nil) { throw ValidationError("say which bills: refuel ids, or --month YYYY-MM") }
+        }
+
+        /// The bills `ids` name, or every bill of `month` (the vehicle's calendar month).
+        func chosen(_ db: TripStore) throws -> [Int64] {
+            guard let period = try parseMonth(month) else { return ids }
+            let zone = DisplayUnits(vehicle: try db.vehicle()).timeZone
+            let chosen = try db.refuels().filter { period.contains(utcMs: $0.refuel.atUTCMs, in: zone) }.map(\.id)
+            guard !chosen.isEmpty else { throw UserFacingError("no refuel in \(period)") }
+            return chosen
+        }
     }
 
     struct Unsettle: ParsableCommand {
@@ -302,18 +307,13 @@ struct RefuelCommand: ParsableCommand {
                 driver. The bills are re-split in one transaction with the data as it is now; settle them again once \
                 the family has squared up.
                 """)
-        @Argument(help: "Refuel ids (see `fairfuel refuel list`).") var ids: [Int64] = []
-        @Option(help: "Every bill of this calendar month (YYYY-MM, in the vehicle's time zone).") var month: String?
+        @OptionGroup var bills: BillChoice
         @Flag(help: "Print the bills that moved as JSON.") var json = false
         @OptionGroup var store: StoreOptions
 
-        func validate() throws {
-            if ids.isEmpty == (month == nil) { throw ValidationError("say which bills: refuel ids, or --month YYYY-MM") }
-        }
-
         func run() throws {
             let db = try store.open()
-            let chosen = try RefuelCommand.chosenBills(ids, month: month, db)
+            let chosen = try bills.chosen(db)
             let result: (change: BookChange, unsettled: [Int64])
             do { result = try db.unsettleRefuels(chosen) } catch {
                 throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "unsettle the bills"))
