@@ -25,7 +25,9 @@ struct RefuelCommand: ParsableCommand {
         var at: String?
         @Option(parsing: .unconditional, help: "Litres put in the tank (0.1 to 500).", transform: CheckedArgument.liters)
         var liters: Double?
-        @Option(parsing: .unconditional, help: "US gallons put in the tank (instead of --liters).", transform: CheckedArgument.gallons)
+        @Option(
+            parsing: .unconditional, help: "Gallons put in the tank (instead of --liters): imperial gallons for a `uk` vehicle, US gallons otherwise.",
+            transform: CheckedArgument.gallons)
         var gallons: Double?
         @Option(parsing: .unconditional, help: "What it cost, e.g. 64.90, in the vehicle's currency (0 to 100000).", transform: CheckedArgument.cost)
         var cost: String
@@ -81,7 +83,7 @@ struct RefuelCommand: ParsableCommand {
             } catch {
                 throw ValidationError("--cost: \(error)")
             }
-            let volume = liters ?? gallons! * DisplayUnits.litersPerUSGallon
+            let volume = liters ?? RefuelCommand.liters(gallons: gallons!, units: units)
             try RefuelEntryChecks.refuseUnusualPrice(
                 cost: amount, liters: volume, atUTCMs: timestamp, currency: vehicle.currency,
                 log: try RefuelCommand.readLog(db), vehicleCurrency: vehicle.currency, units: units, force: force)
@@ -195,7 +197,8 @@ struct RefuelCommand: ParsableCommand {
         @Argument(help: "The refuel's id (see `fairfuel refuel list`).") var id: Int64
         @Option(help: "When (ISO 8601; without a zone, the vehicle's time zone).") var at: String?
         @Option(help: "Litres put in the tank.") var liters: Double?
-        @Option(help: "US gallons put in the tank (instead of --liters).") var gallons: Double?
+        @Option(help: "Gallons put in the tank (instead of --liters): imperial gallons for a `uk` vehicle, US gallons otherwise.")
+        var gallons: Double?
         @Option(help: "What it cost, e.g. 64.90, in the bill's currency.") var cost: String?
         @Flag(help: "The tank was filled to the top.") var full = false
         @Flag(help: "The tank was not filled to the top.") var partial = false
@@ -231,7 +234,7 @@ struct RefuelCommand: ParsableCommand {
                 try RefuelEntryChecks.refuseFuture(instant, units: units)
                 edit.atUTCMs = instant
             }
-            edit.liters = liters ?? gallons.map { $0 * DisplayUnits.litersPerUSGallon }
+            edit.liters = liters ?? gallons.map { RefuelCommand.liters(gallons: $0, units: units) }
             if let cost {
                 do {
                     edit.cost = try MoneyText.parse(cost, minorDigits: VehicleProfile.minorDigits(ofCurrency: currency) ?? 2)
@@ -278,6 +281,12 @@ struct RefuelCommand: ParsableCommand {
             if !settled.isEmpty { print("settled: refuel(s) \(settled.map(String.init).joined(separator: ", ")); they never change again") }
             if !already.isEmpty { print("already settled: \(already.map(String.init).joined(separator: ", "))") }
         }
+    }
+
+    /// Litres in `gallons` as the family reads gallons: a `uk` car's pump sells imperial gallons,
+    /// 20 % more than US ones (a metric car's `--gallons` stays US, as it always was).
+    static func liters(gallons: Double, units: DisplayUnits) -> Double {
+        gallons * (units.litersPerGallon ?? DisplayUnits.litersPerUSGallon)
     }
 
     /// Which bills `settle` and `unsettle` work on: refuel ids, or every bill of a month.

@@ -184,6 +184,19 @@ import TestSupport
         #expect(refused.exitCode != 0 && refused.standardError.contains("--units must be metric, imperial (US gallons) or uk (imperial gallons)"))
     }
 
+    /// A UK family reads "10.00 gal" off the pump: 45.46 L, not the 37.85 L of US gallons.
+    @Test func gallonsTypedForAUKVehicleAreImperialGallons() throws {
+        let db = StoreCommandTests.temporaryDB()
+        #expect(try Self.run(["vehicle", "set", "--name", "Focus", "--units", "uk", "--db", db]).exitCode == 0)
+        let add = try Self.run(["refuel", "--gallons", "10", "--cost", "65", "--db", db])
+        #expect(add.exitCode == 0, "\(add.standardError)")
+        #expect(add.standardOutput.contains("10.00 gal (UK)"), "\(add.standardOutput)")
+        let edit = try Self.run(["refuel", "edit", "1", "--gallons", "8", "--db", db])
+        #expect(edit.exitCode == 0, "\(edit.standardError)")
+        let list = try JSONSerialization.jsonObject(with: Data(try Self.run(["refuel", "list", "--json", "--db", db]).standardOutput.utf8)) as! [[String: Any]]
+        #expect(abs((try #require(list.first?["liters"] as? Double)) - 36.369) < 0.001, "8 imperial gallons: \(list)")
+    }
+
     @Test func exportWritesAFileAndReportWritesAPage() throws {
         let db = try Self.familyStore()
         let directory = NSTemporaryDirectory() + "fairfuel-family-\(UUID().uuidString)"
