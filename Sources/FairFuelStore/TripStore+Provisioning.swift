@@ -285,7 +285,6 @@ extension TripStore {
     /// of this kind (the oldest of it go), so that a kind that can come all day (line noise)
     /// never pushes the other kinds out.
     public func logEvent(kind: String, detail: String, utcMs: Int64?, keepingAtMost kindCap: Int? = nil) throws(StoreError) {
-        let cap = Int64(max(1, configuration.retention.eventLogMaxRows))
         try write {
             try connection.run("INSERT INTO events (t_utc_ms, kind, detail) VALUES (?, ?, ?)", .optional(utcMs), .text(kind), .text(detail))
             if let kindCap {
@@ -294,7 +293,7 @@ extension TripStore {
                     .text(kind), .int(max(1, kindCap)))
             }
             // By rows, not by ids: rows a kind's own cap removed leave room for the others.
-            try connection.run("DELETE FROM events WHERE id <= (SELECT id FROM events ORDER BY id DESC LIMIT 1 OFFSET ?)", .integer(cap))
+            if try eventLogMayExceedItsCap() { try deleteEventsPastTheCap() }
         }
     }
 

@@ -161,13 +161,25 @@ extension TripStore {
 
     /// Drops the oldest events past the cap; returns how many.
     func trimEventLog() throws(StoreError) -> Int {
+        guard try wrap({ () throws(SQLiteError) in try eventLogMayExceedItsCap() }) else { return 0 }
+        return try writeOnce(durable: false) { try deleteEventsPastTheCap() }
+    }
+
+    /// Whether the event log may hold more rows than its cap: the span of its ids (two index
+    /// lookups) bounds its row count, so the walk that counts rows runs only when it can matter.
+    func eventLogMayExceedItsCap() throws(SQLiteError) -> Bool {
         let cap = Int64(max(1, configuration.retention.eventLogMaxRows))
-        let count = try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT COUNT(*) FROM events") } ?? 0
-        guard count > cap else { return 0 }
-        // By rows, not by ids: a kind with its own cap (link errors) leaves gaps in the ids.
-        return try writeOnce(durable: false) {
-            try connection.run("DELETE FROM events WHERE id <= (SELECT id FROM events ORDER BY id DESC LIMIT 1 OFFSET ?)", .integer(cap))
-        }
+        let span = try connection.scalarInt("SELECT COALESCE(MAX(id) - MIN(id) + 1, 0) FROM events") ?? 0
+        return span > cap
+    }
+
+    /// Deletes all but the newest `eventLogMaxRows` events. By rows, not by ids: a kind with its
+    /// own cap (link errors) leaves gaps in the ids. Runs inside the caller's write.
+    @discardableResult
+    func deleteEventsPastTheCap() throws(SQLiteError) -> Int {
+        let cap = Int64(max(1, configuration.retention.eventLogMaxRows))
+        return try connection.run(
+            "DELETE FROM events WHERE id <= (SELECT id FROM events ORDER BY id DESC LIMIT 1 OFFSET ?)", .integer(cap))
     }
 
     /// Drops the rows of runs that no session names and no replayed capture marks (a boot in which
