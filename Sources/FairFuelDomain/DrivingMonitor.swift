@@ -66,6 +66,8 @@ public struct DrivingMonitor: Sendable {
         var lastFixUTCMs: Int64
         var latitude: Double
         var longitude: Double
+        /// When a fix first put the car somewhere it could not have reached (`judgeAcrossRestart`).
+        var implausibleSince: LinkMilliseconds?
     }
 
     public init(configuration: MonitorConfiguration, directory: DriverDirectory, fuel: FuelEstimator) {
@@ -163,9 +165,15 @@ public struct DrivingMonitor: Sendable {
             if utc.update(fix: fix, at: time), let offset = utc.offsetMs {
                 emit(.utcAnchored(offsetMs: offset, at: time))
                 if let open = openAcrossRestart, let receiverUTC = fix.utc {
-                    judgeAcrossRestart(open, firstFixUTCMs: receiverUTC.millisecondsSinceEpoch, fix: fix, offsetMs: offset, emit)
+                    judgeAcrossRestart(open, fixUTCMs: receiverUTC.millisecondsSinceEpoch, fix: fix, at: time, offsetMs: offset, emit)
                 }
+            } else if let open = openAcrossRestart, open.implausibleSince != nil, fix.latitude != nil, fix.longitude != nil,
+                let offset = utc.offsetMs, let receiverUTC = fix.utc
+            {
+                judgeAcrossRestart(open, fixUTCMs: receiverUTC.millisecondsSinceEpoch, fix: fix, at: time, offsetMs: offset, emit)
             }
+            // A fix the judgement is still waiting out is not the trip's: the motion never sees it.
+            if openAcrossRestart?.implausibleSince != nil { break }
             if let step = motion.accept(fix, at: time) { record(step, emit) }
         case let .ignition(on, _):
             ignitionOn = on
@@ -366,13 +374,17 @@ extension DrivingMonitor {
     /// stop allows, or a position no car could have reached since, is not the same drive going
     /// on (another MCU, or this one after days): the session ends at its last fix as
     /// `power_loss`, as a service restart ends it, and the continuity rules judge what follows.
+    /// A position alone is not believed at once: a receiver's first fixes after a start, or one
+    /// multipath epoch, can be hundreds of metres off, so the fixes that follow are judged too
+    /// (and kept from the trip) until one is reachable or `implausibleFixWindowMs` has passed.
     fileprivate mutating func judgeAcrossRestart(
-        _ open: OpenAcrossRestart, firstFixUTCMs: Int64, fix: GNSSFix, offsetMs: Int64, _ emit: (DomainOutput) -> Void
+        _ open: OpenAcrossRestart, fixUTCMs: Int64, fix: GNSSFix, at time: LinkMilliseconds, offsetMs: Int64,
+        _ emit: (DomainOutput) -> Void
     ) {
         openAcrossRestart = nil
         guard machine.driver == open.driver, machine.startedAt == open.startedAt else { return }
         let rules = configuration.continuity
-        let gapMs = firstFixUTCMs - open.lastFixUTCMs
+        let gapMs = fixUTCMs - open.lastFixUTCMs
         var reachable = true
         if let latitude = fix.latitude, let longitude = fix.longitude {
             let chord = Geodesy.distance(
@@ -381,6 +393,16 @@ extension DrivingMonitor {
         }
         let backwards = gapMs < -rules.clockToleranceMs
         guard backwards || !reachable || gapMs > rules.sameTripMaxStopMs else { return }
+        if !backwards && gapMs <= rules.sameTripMaxStopMs {
+            // Only the position says so: wait for the receiver to agree with itself.
+            let since = open.implausibleSince ?? time
+            if time.value - since.value < rules.implausibleFixWindowMs {
+                var waiting = open
+                waiting.implausibleSince = since
+                openAcrossRestart = waiting
+                return
+            }
+        }
         // Stamped through the new anchor, this link time is the last fix's UTC.
         endingAtLastFix = (LinkMilliseconds(open.lastFixUTCMs - offsetMs), open.lastFixAt)
         var signals = SignalBuffer()
@@ -411,23 +433,27 @@ extension DrivingMonitor {
         guard var waiting = resolvedCandidate(), let stop = waiting.stopBeganAt else { return }
         if waiting.origin == .restart && waiting.sessionOpen && waiting.bridge == nil {
             // The first fix after the restart: the trip can go on only if the receiver's time
-            // and position say it could be the same one.
+            // and position say it could be the same one. One fix is not believed at once: a
+            // receiver's first fixes after a start, or one multipath epoch, can be hundreds of
+            // metres (or seconds) off, so the trip waits for the fixes that follow
+            // (`implausibleFixWindowMs`) before it is dropped.
             let gapMs = step.time.value - stop.value
-            guard gapMs >= -configuration.continuity.clockToleranceMs else {
+            var chord: Meters?
+            if let latitude = waiting.latitude, let longitude = waiting.longitude {
+                chord = Geodesy.distance(latitude1: latitude, longitude1: longitude, latitude2: step.latitude, longitude2: step.longitude)
+            }
+            let reachable = configuration.motion.maximumMetersPerSecond * Double(max(0, gapMs)) / 1000 + 100
+            guard gapMs >= -configuration.continuity.clockToleranceMs, (chord?.value ?? 0) <= reachable else {
+                let since = waiting.implausibleFixSince ?? step.time
+                waiting.implausibleFixSince = since
                 candidate = waiting
-                dropCandidate(at: step.time, emit)
+                if step.time.value - since.value >= configuration.continuity.implausibleFixWindowMs {
+                    dropCandidate(at: step.time, emit)
+                }
                 return
             }
             var bridge = TripMetrics()
-            if let latitude = waiting.latitude, let longitude = waiting.longitude {
-                let chord = Geodesy.distance(
-                    latitude1: latitude, longitude1: longitude, latitude2: step.latitude, longitude2: step.longitude)
-                let reachable = configuration.motion.maximumMetersPerSecond * Double(max(0, gapMs)) / 1000 + 100
-                guard chord.value <= reachable else {
-                    candidate = waiting
-                    dropCandidate(at: step.time, emit)
-                    return
-                }
+            if let chord {
                 if chord.value > configuration.motion.jitterRadiusMeters {
                     // The car covered at least the straight line while nothing was recorded,
                     // at the trip's own consumption so far.

@@ -31,6 +31,9 @@ struct ContinuationCandidate: Sendable, Equatable {
     var sessionOpen: Bool
     /// A restart's drive between the last stored point and the first fix, once measured.
     var bridge: TripMetrics?
+    /// A restart's: when a fix first said the car could not be where the trip left it (the
+    /// judgement waits `ContinuityThresholds.implausibleFixWindowMs` for one that agrees).
+    var implausibleFixSince: LinkMilliseconds?
     /// Driving already stored as untracked since the stop, taken back if the trip goes on.
     var held = TripMetrics()
     /// A restart's: the car's standing time while the trip waits, counted between fixes as the

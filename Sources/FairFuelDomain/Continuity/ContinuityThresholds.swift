@@ -16,6 +16,11 @@ public struct ContinuityThresholds: Sendable, Equatable {
     /// After a restart, receiver time may read this much before the last stored point
     /// (the stored point's own rounding, a receiver's clock step) and still be the same trip.
     public var clockToleranceMs: Int64 = 5_000
+    /// After a restart, how long fixes may keep saying the car is somewhere (or somewhen) the
+    /// trip could not have reached before the trip is dropped: a receiver's first fixes after
+    /// a start, and a multipath epoch, can be hundreds of metres off; a few seconds later
+    /// they agree with the road again.
+    public var implausibleFixWindowMs: Int64 = 10_000
 
     public init() {}
 }

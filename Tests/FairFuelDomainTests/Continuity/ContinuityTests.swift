@@ -210,8 +210,11 @@ struct ContinuityTests {
     /// A drive cut in two at `cutSeconds` into the second leg, `lostSeconds` of events lost
     /// (the service was down), the first part's last trip point handed to a fresh monitor
     /// as the store would.
+    /// `firstFixesNorthMeters`: how far north of the truth the first valid fixes after the
+    /// restart read, one entry per fix (a receiver's first fixes after a start, a multipath epoch).
     static func restart(
-        cutAfterSeconds: Int, lostSeconds: Int = 4, driver: Person = .ben, gapOverride: Int64? = nil
+        cutAfterSeconds: Int, lostSeconds: Int = 4, driver: Person = .ben, gapOverride: Int64? = nil,
+        firstFixesNorthMeters: [Double] = []
     ) throws -> (whole: SessionRecord?, first: Run, second: Run, trip: InterruptedTrip) {
         var world = world()
         world.setOff(driver)
@@ -234,7 +237,14 @@ struct ContinuityTests {
             lastSpeed: point.speed, metrics: first.monitor.currentTrip ?? TripMetrics())
         var second = Run(monitor: try monitor(world))
         second.monitor.offer(trip)
-        second.feed(events.filter { $0.timeMs >= cut + Int64(lostSeconds) * 1000 })
+        var offFixes = firstFixesNorthMeters[...]
+        second.feed(events.filter { $0.timeMs >= cut + Int64(lostSeconds) * 1000 }.map { event in
+            guard case var .epoch(epoch) = event.signal, epoch.valid, let north = offFixes.popFirst() else { return event }
+            epoch.latitude += north / 111_320
+            var event = event
+            event.signal = .epoch(epoch)
+            return event
+        })
         second.finish()
         return (whole.ended.first, first, second, trip)
     }
@@ -251,6 +261,28 @@ struct ContinuityTests {
         let error = abs(resumed.metrics.distance.value - uninterrupted.metrics.distance.value) / uninterrupted.metrics.distance.value
         #expect(error < 0.01, "\(resumed.metrics.distance.value) m resumed vs \(uninterrupted.metrics.distance.value) m")
         #expect(second.untrackedMeters < 1)
+    }
+
+    @Test("a restart whose first fix is hundreds of metres off (a multipath epoch, a receiver just started): the trip goes on whole")
+    func restartWithAnOutlierFirstFix() throws {
+        let (whole, _, second, _) = try Self.restart(cutAfterSeconds: 200, firstFixesNorthMeters: [490])
+        let uninterrupted = try #require(whole)
+        #expect(second.started.isEmpty)
+        #expect(second.resumed.count == 1 && second.resumed[0].continuing && second.resumed[0].origin == .restart)
+        #expect(second.interruptedEnds == 0)
+        let resumed = try #require(second.ended.first)
+        let error = abs(resumed.metrics.distance.value - uninterrupted.metrics.distance.value) / uninterrupted.metrics.distance.value
+        #expect(error < 0.01, "\(resumed.metrics.distance.value) m resumed vs \(uninterrupted.metrics.distance.value) m")
+        #expect(second.untrackedMeters < 1)
+    }
+
+    @Test("a restart whose fixes say 'elsewhere' for longer than the window: the stored trip ends, nobody gets the drive")
+    func restartWithFixesElsewhereForTheWholeWindow() throws {
+        // 2 km north for 12 fixes (12 s at 1 Hz), then where the car is.
+        let (_, _, second, _) = try Self.restart(cutAfterSeconds: 200, firstFixesNorthMeters: Array(repeating: 2_000, count: 12))
+        #expect(second.resumed.isEmpty)
+        #expect(second.interruptedEnds == 1)
+        #expect(second.ended.isEmpty)
     }
 
     @Test("a restart the receiver says came 25 minutes after the stored trip: that trip ends there, a new one continues it")

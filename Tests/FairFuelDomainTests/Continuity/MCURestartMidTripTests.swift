@@ -18,7 +18,9 @@ struct MCURestartMidTripTests {
 
     /// Ben's town drive; half way, the MCU restarts and its receiver's clock reads `jumpMs` more
     /// than it would have (link time goes on from the old MCU's, as `LinkClock` keeps it).
-    static func drive(receiverJumpMs jumpMs: Int64) throws -> Outcome {
+    /// `northMeters`: how far north of the truth each valid fix after the restart reads, by its
+    /// index among them (0: the first fix after the restart).
+    static func drive(receiverJumpMs jumpMs: Int64, northMeters: (Int) -> Double = { _ in 0 }) throws -> Outcome {
         var world = ContinuityTests.world()
         world.setOff(.ben)
         world.town(kilometers: 6, seed: 5)
@@ -33,10 +35,15 @@ struct MCURestartMidTripTests {
             startedAt: try #require(monitor.machine.startedAt), lastFix: try #require(monitor.motion.lastAccepted),
             offset: try #require(monitor.utc.offsetMs), measured: try #require(monitor.currentTrip))
         run.monitor.handle(.mcuRestarted(at: LinkMilliseconds(cutMs + 500))) { run.outputs.append($0) }
+        var validFixes = 0
         let later = events.filter { $0.timeMs > cutMs }.map { event in
             var event = event
             if case var .epoch(epoch) = event.signal {
                 epoch.utcMs += jumpMs
+                if epoch.valid {
+                    epoch.latitude += northMeters(validFixes) / 111_320
+                    validFixes += 1
+                }
                 event.signal = .epoch(epoch)
             }
             return event
@@ -88,6 +95,30 @@ struct MCURestartMidTripTests {
         #expect(run.ended[0].reason == .departed)
         #expect(run.ended[0].metrics.distance.value > outcome.measured.distance.value + 1_000)
         #expect(run.untracked.isEmpty)
+    }
+
+    @Test("a brown-out whose first fix is hundreds of metres off keeps the open trip, without that fix")
+    func brownOutWithAnOutlierFirstFix() throws {
+        let clean = try Self.drive(receiverJumpMs: 0)
+        let outcome = try Self.drive(receiverJumpMs: 0) { $0 == 0 ? 490 : 0 }
+        let run = outcome.run
+        try #require(run.ended.count == 1)
+        #expect(run.ended[0].reason == .departed)
+        #expect(run.untracked.isEmpty)
+        let distance = run.ended[0].metrics.distance.value
+        let cleanDistance = try #require(clean.run.ended.first).metrics.distance.value
+        #expect(abs(distance - cleanDistance) / cleanDistance < 0.01, "\(distance) m against \(cleanDistance) m without the outlier")
+    }
+
+    @Test("a receiver somewhere no car could have reached, fix after fix, ends the trip at its last fix once the window has passed")
+    func receiverElsewhere() throws {
+        let outcome = try Self.drive(receiverJumpMs: 0) { _ in 55_000 }
+        let run = outcome.run
+        try #require(run.ended.count == 1)
+        #expect(run.ended[0].reason == .powerLoss)
+        #expect(Self.stampedUTCMs(of: run.ended[0], in: run.outputs) == outcome.lastFix.time.value + outcome.offsetBeforeMs)
+        #expect(run.ended[0].metrics.distance == outcome.measured.distance)
+        #expect(run.resumed.isEmpty)
     }
 
     @Test("a receiver time before the trip's last fix ends the trip there, with no continuation")

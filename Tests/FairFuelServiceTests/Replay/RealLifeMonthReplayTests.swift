@@ -28,9 +28,11 @@ struct RealLifeMonthReplayTests {
 
     @Test("a month with restarts, brown-outs, kiosk queues and parks splits the bills as the truth does")
     func realLifeMonth() throws {
-        let days = Int(ProcessInfo.processInfo.environment["FAIRFUEL_REAL_LIFE_DAYS"] ?? "") ?? Self.days
-        let outcome = try Self.replayMonth(seed: 2026, days: days, realLife: FamilyMonth.RealLife(), cut: true)
-        print(outcome.summary(title: "real-life month (seed 2026, \(days) days)"))
+        let environment = ProcessInfo.processInfo.environment
+        let days = Int(environment["FAIRFUEL_REAL_LIFE_DAYS"] ?? "") ?? Self.days
+        let seed = UInt64(environment["FAIRFUEL_REAL_LIFE_SEED"] ?? "") ?? 2026
+        let outcome = try Self.replayMonth(seed: seed, days: days, realLife: FamilyMonth.RealLife(), cut: true)
+        print(outcome.summary(title: "real-life month (seed \(seed), \(days) days)"))
         #expect(outcome.replayFailures.isEmpty, "\(outcome.replayFailures)")
         #expect(outcome.partsWithoutHello == 0, "every part after a cut begins with the MCU's HELLO")
         #expect(outcome.restarts > 0 && outcome.brownOuts > 0 && outcome.kioskStops > 0 && outcome.parksWithoutTap > 0,
@@ -212,7 +214,7 @@ struct RealLifeMonthReplayTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer {
             if ProcessInfo.processInfo.environment["FAIRFUEL_REAL_LIFE_KEEP"] == "1" {
-                print("real-life store kept at \(directory)/fairfuel.db")
+                print("real-life store and capture parts kept in \(directory)")
             } else {
                 try? FileManager.default.removeItem(atPath: directory)
             }
@@ -281,6 +283,12 @@ struct RealLifeMonthReplayTests {
 
             let replayStart = clock.now
             for path in paths {
+                // FAIRFUEL_REAL_LIFE_SNAPSHOT=day-20-part-3 keeps the store as it was before that part (with KEEP=1).
+                if let name = ProcessInfo.processInfo.environment["FAIRFUEL_REAL_LIFE_SNAPSHOT"], path.hasSuffix("/\(name).ffcap") {
+                    for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: databasePath + suffix) {
+                        try FileManager.default.copyItem(atPath: databasePath + suffix, toPath: directory + "/before-\(name).db" + suffix)
+                    }
+                }
                 if separateProcesses {
                     let result = try FairFuelExecutable.run(["replay", path, "--db", databasePath])
                     if result.exitCode != 0 {
@@ -298,7 +306,9 @@ struct RealLifeMonthReplayTests {
                     outcome.endedAtStartup += report.sessionsEndedAtStartup
                 }
                 outcome.parts += 1
-                try? FileManager.default.removeItem(atPath: path)
+                if ProcessInfo.processInfo.environment["FAIRFUEL_REAL_LIFE_KEEP"] != "1" {
+                    try? FileManager.default.removeItem(atPath: path)
+                }
             }
             outcome.replaying += clock.now - replayStart
         }
