@@ -480,7 +480,7 @@ extension DrivingMonitor {
                 return
             }
         } else {
-            guard moving else { return }
+            guard moving || backBeforeTheTripCouldEnd(waiting, at: step.time) else { return }
             pendingSince = step.time
             pendingMeters = step.distance.value
         }
@@ -543,6 +543,18 @@ extension DrivingMonitor {
         } else if time.value - movedOff.value > rules.decisionWindowMs && pendingMeters >= Self.movedOffMeters {
             dropCandidate(at: time, emit)
         }
+    }
+
+    /// A restart's open trip with the car standing: back within the stand-still the departure
+    /// rule needs, with the driver aboard (their beacon heard, or no beacon to hear), the
+    /// uninterrupted service would still be running this trip, so it goes on now, and the
+    /// departure rule ends it as it would have, with what was driven while the service was
+    /// down (a tunnel, a restart just before parking) in it.
+    fileprivate func backBeforeTheTripCouldEnd(_ waiting: ContinuationCandidate, at time: LinkMilliseconds) -> Bool {
+        guard waiting.origin == .restart, waiting.sessionOpen, waiting.bridge != nil, let stop = waiting.stopBeganAt,
+            time.value - stop.value <= configuration.session.stoppedMs
+        else { return false }
+        return directory.hasBeacon(waiting.driver) ? presence.isPresent(driver: waiting.driver, at: time) : true
     }
 
     /// Driving this far without the last driver's beacon ends the wait for it.

@@ -212,9 +212,12 @@ struct ContinuityTests {
     /// as the store would.
     /// `firstFixesNorthMeters`: how far north of the truth the first valid fixes after the
     /// restart read, one entry per fix (a receiver's first fixes after a start, a multipath epoch).
+    /// `downUntilStandingSeconds`: instead, the service is down from `cutAfterSeconds` before the
+    /// car's last moving fix until this many seconds after it (a restart just before parking,
+    /// or one in a tunnel whose fixes come back with the car parked).
     static func restart(
         cutAfterSeconds: Int, lostSeconds: Int = 4, driver: Person = .ben, gapOverride: Int64? = nil,
-        firstFixesNorthMeters: [Double] = []
+        firstFixesNorthMeters: [Double] = [], downUntilStandingSeconds: Int? = nil
     ) throws -> (whole: SessionRecord?, first: Run, second: Run, trip: InterruptedTrip) {
         var world = world()
         world.setOff(driver)
@@ -224,7 +227,15 @@ struct ContinuityTests {
         var whole = Run(monitor: try monitor(world))
         whole.feed(events)
         let startMs = try #require(events.first?.timeMs)
-        let cut = startMs + 60_000 + Int64(cutAfterSeconds) * 1000
+        var cut = startMs + 60_000 + Int64(cutAfterSeconds) * 1000
+        var back = cut + Int64(lostSeconds) * 1000
+        if let downUntilStandingSeconds {
+            let lastMoving = try #require(events.last {
+                if case let .epoch(epoch) = $0.signal { epoch.valid && epoch.speedMetersPerSecond > 2 } else { false }
+            }).timeMs
+            cut = lastMoving - Int64(cutAfterSeconds) * 1000
+            back = lastMoving + Int64(downUntilStandingSeconds) * 1000
+        }
         var first = Run(monitor: try monitor(world))
         first.feed(events.filter { $0.timeMs < cut })
         let point = try #require(first.lastPoint)
@@ -238,7 +249,7 @@ struct ContinuityTests {
         var second = Run(monitor: try monitor(world))
         second.monitor.offer(trip)
         var offFixes = firstFixesNorthMeters[...]
-        second.feed(events.filter { $0.timeMs >= cut + Int64(lostSeconds) * 1000 }.map { event in
+        second.feed(events.filter { $0.timeMs >= back }.map { event in
             guard case var .epoch(epoch) = event.signal, epoch.valid, let north = offFixes.popFirst() else { return event }
             epoch.latitude += north / 111_320
             var event = event
@@ -274,6 +285,27 @@ struct ContinuityTests {
         let error = abs(resumed.metrics.distance.value - uninterrupted.metrics.distance.value) / uninterrupted.metrics.distance.value
         #expect(error < 0.01, "\(resumed.metrics.distance.value) m resumed vs \(uninterrupted.metrics.distance.value) m")
         #expect(second.untrackedMeters < 1)
+    }
+
+    @Test("a restart 30 s before parking, the service back with the car standing and the driver aboard: one trip, whole, ended by departure")
+    func restartJustBeforeParking() throws {
+        let (whole, _, second, _) = try Self.restart(cutAfterSeconds: 30, downUntilStandingSeconds: 2)
+        let uninterrupted = try #require(whole)
+        #expect(second.resumed.count == 1 && second.resumed[0].continuing)
+        #expect(second.interruptedEnds == 0)
+        let resumed = try #require(second.ended.first)
+        #expect(resumed.reason == .departed)
+        let error = abs(resumed.metrics.distance.value - uninterrupted.metrics.distance.value) / uninterrupted.metrics.distance.value
+        #expect(error < 0.01, "\(resumed.metrics.distance.value) m resumed vs \(uninterrupted.metrics.distance.value) m")
+        #expect(second.untrackedMeters < 1)
+    }
+
+    @Test("the service back with the car standing after the driver has left: no beacon, so the trip waits, and nobody gets the drive on")
+    func restartBackAfterTheDriverLeft() throws {
+        // Back 60 s after the last moving fix: Ben left 10 s after stopping, his beacon long gone.
+        let (_, _, second, _) = try Self.restart(cutAfterSeconds: 30, downUntilStandingSeconds: 60)
+        #expect(second.resumed.isEmpty)
+        #expect(second.ended.isEmpty)
     }
 
     @Test("a restart whose fixes say 'elsewhere' for longer than the window: the stored trip ends, nobody gets the drive")
