@@ -174,6 +174,8 @@ struct RealLifeMonthReplayTests {
         var partsWithoutHello = 0
         /// A driver's stretches of 200 m or more outside every stored session.
         var lostStretches: [String] = []
+        /// Stretches of 200 m or more the truth leaves untracked, inside a session of whoever drove.
+        var claimedStretches: [String] = []
         /// Each refuel: true and estimated litres, fair and assigned cents, by party.
         var perRefuel = ""
         var runner = ""
@@ -197,7 +199,8 @@ struct RealLifeMonthReplayTests {
             whoever drove \(RealLifeMonthReplayTests.format(claimedUntrackedMeters / 1000, 2)) km; store's untracked \
             driving \(RealLifeMonthReplayTests.format(storeUntrackedMeters / 1000, 2)) km (\(untrackedWithCandidates) \
             stretches with candidates)
-            \(lostStretches.isEmpty ? "" : "left untracked: " + lostStretches.joined(separator: "; ") + "\n")\(perRefuel)time: generating \(generation), replaying \(replaying), total \(total)
+            \(lostStretches.isEmpty ? "" : "left untracked: " + lostStretches.joined(separator: "; ") + "\n")\
+            \(claimedStretches.isEmpty ? "" : "untracked by the rule, in a session of whoever drove: " + claimedStretches.joined(separator: "; ") + "\n")\(perRefuel)time: generating \(generation), replaying \(replaying), total \(total)
             """
         }
     }
@@ -364,33 +367,38 @@ struct RealLifeMonthReplayTests {
             let end = session.endUTCMs ?? Int64.max / 2
             return (start - startUTCMs, end - startUTCMs, ScenarioFamily.person(session.driver))
         }.sorted { $0.fromMs < $1.fromMs }
-        var lostStretch: (fromMs: Int64, toMs: Int64, party: Party, meters: Double)?
-        func closeLostStretch() {
-            if let stretch = lostStretch, stretch.meters >= 200 {
+        /// Stretches of 200 m or more worth naming, with what happened around them: a driver's
+        /// km outside every session ("lost"), and km the truth leaves untracked inside a session ("claimed").
+        struct Stretch { var fromMs: Int64, toMs: Int64, party: Party, meters: Double }
+        var open: [String: Stretch] = [:]
+        func close(_ kind: String) {
+            if let stretch = open[kind], stretch.meters >= 200 {
                 let around = month.lifeLog.filter { $0.atMs >= stretch.fromMs - 3_600_000 && $0.atMs <= stretch.toMs }
                     .map { "\(Self.clockText($0.atMs)) \($0.text)" }
                     + restartLog.filter { $0 >= stretch.fromMs - 3_600_000 && $0 <= stretch.toMs }.map { "\(Self.clockText($0)) restart" }
-                outcome.lostStretches.append("\(stretch.party) \(format(stretch.meters / 1000, 2)) km from day \(stretch.fromMs / 86_400_000) "
-                    + "\(Self.clockText(stretch.fromMs)) to \(Self.clockText(stretch.toMs)) (\(around.joined(separator: ", ")))")
+                let text = "\(stretch.party) \(format(stretch.meters / 1000, 2)) km from day \(stretch.fromMs / 86_400_000) "
+                    + "\(Self.clockText(stretch.fromMs)) to \(Self.clockText(stretch.toMs)) (\(around.joined(separator: ", ")))"
+                if kind == "lost" { outcome.lostStretches.append(text) } else { outcome.claimedStretches.append(text) }
             }
-            lostStretch = nil
+            open[kind] = nil
+        }
+        func extend(_ kind: String, _ movement: ScenarioTruth.Movement) {
+            if let stretch = open[kind], stretch.party == movement.party, movement.timeMs - stretch.toMs <= 120_000 {
+                open[kind]!.toMs = movement.timeMs + 1000
+                open[kind]!.meters += movement.meters
+            } else {
+                close(kind)
+                open[kind] = Stretch(fromMs: movement.timeMs, toMs: movement.timeMs + 1000, party: movement.party, meters: movement.meters)
+            }
         }
         for movement in truth.movements {
             outcome.drivenMeters += movement.meters
             let middle = movement.timeMs + 500
             let holder = spans.last { $0.fromMs <= middle && middle < $0.toMs }
-            if holder == nil, movement.party != .untracked {
-                if let stretch = lostStretch, stretch.party == movement.party, movement.timeMs - stretch.toMs <= 120_000 {
-                    lostStretch?.toMs = movement.timeMs + 1000
-                    lostStretch?.meters += movement.meters
-                } else {
-                    closeLostStretch()
-                    lostStretch = (movement.timeMs, movement.timeMs + 1000, movement.party, movement.meters)
-                }
-            }
             switch (holder, movement.party) {
             case (nil, .driver):
                 outcome.untrackedDriverMeters += movement.meters
+                extend("lost", movement)
             case (nil, .untracked):
                 break
             case let (span?, _):
@@ -398,11 +406,18 @@ struct RealLifeMonthReplayTests {
                     outcome.wrongDriverMeters += movement.meters
                 } else if movement.party == .untracked {
                     outcome.claimedUntrackedMeters += movement.meters
+                    extend("claimed", movement)
                 }
             }
         }
-
-        closeLostStretch()
+        close("lost")
+        close("claimed")
+        if ProcessInfo.processInfo.environment["FAIRFUEL_REAL_LIFE_STINTS"] == "1" {
+            for entry in month.lifeLog { print("life day \(entry.atMs / 86_400_000) \(Self.clockText(entry.atMs)) \(entry.text)") }
+            for stint in truth.stints {
+                print("stint day \(stint.fromMs / 86_400_000) \(Self.clockText(stint.fromMs))-\(Self.clockText(stint.toMs)) \(stint.driver) \(stint.party) \(format(stint.meters / 1000, 2)) km")
+            }
+        }
 
         // Columns the resume work adds; read only where the store has them.
         let connection = store.connection

@@ -1,4 +1,5 @@
 import FairFuelCore
+import FairFuelDomain
 
 /// Four weeks of the family's driving, one day at a time.
 ///
@@ -291,6 +292,14 @@ public struct FamilyMonth {
         world.drive(Route(legs: Array(route.legs[half...])))
     }
 
+    /// Whether the car's last drive was `person`'s, counted as theirs, and ended recently
+    /// enough for a drive on without a tap to be theirs too (with their fob aboard).
+    private func continuesTheLastDrive(_ person: Person) -> Bool {
+        guard hasFob(person), let last = world.truth.stints.last else { return false }
+        return last.driver == person && last.party == .driver(person)
+            && world.nowMs - last.toMs <= ContinuityThresholds().newTripMaxStopMs
+    }
+
     /// Whether `person` carries a fob the service can hear (a dying one counts).
     private func hasFob(_ person: Person) -> Bool { world.family[person].fob != nil }
 
@@ -308,9 +317,14 @@ public struct FamilyMonth {
     }
 
     /// Ignition on, a tap (or not: one trip in fifteen nobody taps), a moment to settle in.
+    ///
+    /// A forgotten tap leaves the trip untracked, except where the continuity rule the service
+    /// follows (README, "Continuity") makes it the driver's: the car's last drive was theirs,
+    /// tapped, and ended less than `newTripMaxStop` ago, and their fob is aboard.
     private mutating func beginTrip(_ driver: Person, boarded: Bool = false) {
         let tapping = !random.chance(1.0 / 15)
-        if !boarded { world.board(driver, tapping: tapping) } else { world.takeWheel(driver, tapping: tapping) }
+        let kept = !tapping && continuesTheLastDrive(driver)
+        if !boarded { world.board(driver, tapping: tapping || kept) } else { world.takeWheel(driver, tapping: tapping || kept) }
         world.ignitionOn()
         world.wait(seconds: random.integer(2...6))
         if random.chance(0.05) {
