@@ -292,12 +292,12 @@ public struct FamilyMonth {
         world.drive(Route(legs: Array(route.legs[half...])))
     }
 
-    /// Whether the car's last drive was `person`'s, counted as theirs, and ended recently
-    /// enough for a drive on without a tap to be theirs too (with their fob aboard).
-    private func continuesTheLastDrive(_ person: Person) -> Bool {
-        guard hasFob(person), let last = world.truth.stints.last else { return false }
+    /// Whether the car's last drive (`last`) was `person`'s, counted as theirs, and the car has
+    /// stood since for short enough for a drive on without a tap to be theirs too (with their fob aboard).
+    private func continuesTheLastDrive(_ last: ScenarioTruth.Stint?, _ person: Person) -> Bool {
+        guard hasFob(person), let last, let stoodSince = world.stoppedSinceMs else { return false }
         return last.driver == person && last.party == .driver(person)
-            && world.nowMs - last.toMs <= ContinuityThresholds().newTripMaxStopMs
+            && world.nowMs - stoodSince <= ContinuityThresholds().newTripMaxStopMs
     }
 
     /// Whether `person` carries a fob the service can hear (a dying one counts).
@@ -323,8 +323,12 @@ public struct FamilyMonth {
     /// tapped, and ended less than `newTripMaxStop` ago, and their fob is aboard.
     private mutating func beginTrip(_ driver: Person, boarded: Bool = false) {
         let tapping = !random.chance(1.0 / 15)
-        let kept = !tapping && continuesTheLastDrive(driver)
-        if !boarded { world.board(driver, tapping: tapping || kept) } else { world.takeWheel(driver, tapping: tapping || kept) }
+        let lastDrive = world.truth.stints.last
+        if !boarded { world.board(driver, tapping: tapping) } else { world.takeWheel(driver, tapping: tapping) }
+        defer {
+            // Judged as the car moves off, as the service judges it (the stop as long as the car stood).
+            if !tapping && continuesTheLastDrive(lastDrive, driver) { world.takeWheel(driver, tapping: true) }
+        }
         world.ignitionOn()
         world.wait(seconds: random.integer(2...6))
         if random.chance(0.05) {
