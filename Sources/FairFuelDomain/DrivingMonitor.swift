@@ -45,6 +45,12 @@ public struct DrivingMonitor: Sendable {
     private var candidate: ContinuationCandidate?
     /// Since when the car has been moving while `candidate` waits for evidence, and how far.
     private var pendingSince: LinkMilliseconds?
+    /// When the car moved off, while `pendingSince` is set: that step's time, or, when the step
+    /// came after a GNSS outage it was bridged across (a tunnel, a car park's ramp), the last fix
+    /// before the outage, where the car still stood.
+    private var pendingMovedOffAt: LinkMilliseconds?
+    /// The previous motion step's time.
+    private var lastMotionStepAt: LinkMilliseconds?
     /// A trip offered at start-up, once its stored times are mapped: how long it had run and
     /// when the car stopped, for the engine's warmth at the next running sample.
     private var warmthToSet: (drivenMs: Int64, stoppedAt: LinkMilliseconds)?
@@ -299,6 +305,7 @@ public struct DrivingMonitor: Sendable {
             fuel.pause()
         }
         if machine.driver == nil && candidate != nil { considerContinuation(step, emit) }
+        defer { lastMotionStepAt = step.time }
         if refusedDriver != nil && motion.hasBeenStopped(forMs: configuration.session.stoppedMs, at: step.time) {
             refusedDriver = nil
         }
@@ -466,8 +473,9 @@ extension DrivingMonitor {
             waiting.bridge = bridge
         }
         candidate = waiting
-        // The gated speed: GNSS wander in a parked car is not moving off.
-        let moving = step.speed.value >= configuration.session.stoppedBelowMetersPerSecond
+        // The gated speed: GNSS wander in a parked car is not moving off. A straight line bridged
+        // across an outage is: the car was somewhere else when the receiver saw it again.
+        let moving = step.speed.value >= configuration.session.stoppedBelowMetersPerSecond || (step.afterGap && step.distance.value > 0)
         if waiting.origin == .restart && waiting.sessionOpen && pendingSince == nil {
             candidate?.standing(moving: moving, afterGap: step.afterGap, at: step.time)
         }
@@ -482,6 +490,7 @@ extension DrivingMonitor {
         } else {
             guard moving || backBeforeTheTripCouldEnd(waiting, at: step.time) else { return }
             pendingSince = step.time
+            pendingMovedOffAt = step.afterGap && step.distance.value > 0 ? lastMotionStepAt ?? step.time : step.time
             pendingMeters = step.distance.value
         }
         decideContinuation(at: step.time, emit)
@@ -524,7 +533,8 @@ extension DrivingMonitor {
     /// The car moves without a tap: the last driver's trip goes on when their beacon is in
     /// the car; without it within the decision window, the driving stays untracked.
     fileprivate mutating func decideContinuation(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
-        guard let waiting = candidate, let stop = waiting.stopBeganAt, let movedOff = pendingSince else { return }
+        guard let waiting = candidate, let stop = waiting.stopBeganAt, let since = pendingSince else { return }
+        let movedOff = pendingMovedOffAt ?? since
         let rules = configuration.continuity
         let parkedMs = movedOff.value - stop.value
         if parkedMs > rules.newTripMaxStopMs {
@@ -540,7 +550,7 @@ extension DrivingMonitor {
         }
         if evidence {
             resumeCandidate(continuing: parkedMs <= rules.sameTripMaxStopMs, at: time, emit)
-        } else if time.value - movedOff.value > rules.decisionWindowMs && pendingMeters >= Self.movedOffMeters {
+        } else if time.value - since.value > rules.decisionWindowMs && pendingMeters >= Self.movedOffMeters {
             dropCandidate(at: time, emit)
         }
     }
@@ -563,7 +573,7 @@ extension DrivingMonitor {
     /// Puts the candidate's driver back in a session: the same one (`continuing`) or a new one.
     fileprivate mutating func resumeCandidate(continuing: Bool, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
         guard let waiting = candidate else { return }
-        let movedOff = pendingSince ?? time
+        let movedOff = pendingSince.map { pendingMovedOffAt ?? $0 } ?? time
         // What was driven since moving off belongs to the trip.
         var absorbed = TripMetrics()
         if let chunk = untracked {

@@ -24,7 +24,7 @@ public struct RetentionReport: Sendable, Equatable {
 
     /// True when the pass changed nothing.
     public var isEmpty: Bool {
-        eventsDeleted == 0 && sessionsSimplifiedForAge == 0 && sessionsSimplifiedForBudget == 0 && sessionsReducedToAnchors == 0
+        eventsDeleted == 0 && runsDeleted == 0 && sessionsSimplifiedForAge == 0 && sessionsSimplifiedForBudget == 0 && sessionsReducedToAnchors == 0
             && pagesVacuumed == 0
     }
 }

@@ -150,7 +150,7 @@ struct StoreCommand: ParsableCommand {
                 + "(database \(database), WAL \(wal)); "
                 + "\(report.sessionsSimplifiedForAge) track(s) simplified for age, \(report.sessionsSimplifiedForBudget) for the budget, "
                 + "\(report.sessionsReducedToAnchors) reduced to anchors; \(report.pointsRemoved) points removed, "
-                + "\(report.eventsDeleted) event(s) dropped, \(report.pagesVacuumed) pages vacuumed")
+                + "\(report.eventsDeleted) event(s) dropped, \(report.runsDeleted) empty run(s) dropped, \(report.pagesVacuumed) pages vacuumed")
             if report.overBudget { print("still over budget: only summaries are left, and they are kept") }
         }
     }

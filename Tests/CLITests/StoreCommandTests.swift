@@ -186,6 +186,27 @@ import TestSupport
         #expect(prune.standardOutput.contains("1 track(s) simplified for age"))
     }
 
+    /// A store after a crash loop: each start left a run row with nothing in it. `prune` drops
+    /// them (keeping the newest few) and says how many; a second pass has none left to drop.
+    @Test func pruneSaysHowManyEmptyRunsItDropped() throws {
+        let keep = try Self.shortDriveDemo("fairfuel-prune-runs-")
+        defer { try? FileManager.default.removeItem(atPath: keep) }
+        let db = keep + "/fairfuel.db"
+        // A replay of nothing from standard input: a run with no session and no capture to remember.
+        let starts = 24
+        for _ in 0..<starts {
+            let empty = try FairFuelExecutable.run(["replay", "-", "--db", db], input: "")
+            #expect(empty.exitCode == 0, "\(empty.standardError)")
+        }
+        let prune = try FairFuelExecutable.run(["store", "prune", "--db", db, "--now", "2027-01-01T00:00:00Z"])
+        #expect(prune.exitCode == 0, "\(prune.standardError)")
+        let dropped = try #require(prune.standardOutput.firstMatch(of: /(\d+) empty run\(s\) dropped/)).1
+        // The store keeps the newest 16 runs whatever they hold (`TripStore.newestRunsKept`).
+        #expect(Int(dropped).map { $0 >= starts - 16 } == true, "\(prune.standardOutput)")
+        let again = try FairFuelExecutable.run(["store", "prune", "--db", db, "--now", "2027-01-01T00:00:00Z"])
+        #expect(again.standardOutput.contains(" 0 empty run(s) dropped"), "\(again.standardOutput)")
+    }
+
     /// `store stats` and `store prune` read the board profile from $FAIRFUEL_BOARD, as every other
     /// command does: its one-day age limit thins the demo's track, and its budget is the one shown.
     @Test func statsAndPruneFollowTheBoardProfileInTheEnvironment() throws {

@@ -169,7 +169,9 @@ public final class SessionRecorder {
                 sessionsStarted += 1
                 let name = directory.name(of: resumption.driver) ?? "driver \(resumption.driver.rawValue)"
                 openSession = nil
-                pendingStart = (resumption.driver, name, resumption.at)
+                // The new session begins where the car moved off, not where the evidence came
+                // (the decision window, or a GNSS outage at the car park's exit, is driving too).
+                pendingStart = (resumption.driver, name, resumption.startedAt)
                 retryPending()
                 if let id = openSession {
                     let previous = continuationSession, held = heldUntracked

@@ -127,6 +127,41 @@ struct ContinuityTests {
         #expect(run.untrackedMeters < 50)
     }
 
+    @Test("a drive on after a park that begins in a GNSS outage (a car park's ramp): the new session starts where the car last stood")
+    func parkThenMoveOffInAnOutage() throws {
+        var world = Self.world()
+        world.setOff(.ben)
+        world.town(kilometers: 3, seed: 5)
+        world.wait(seconds: 3)
+        world.ignitionOff()
+        world.wait(seconds: 3)
+        world.exit(.ben, departing: true)
+        world.wait(seconds: 40 * 60)
+        world.board(.ben, tapping: false)
+        world.ignitionOn()
+        world.wait(seconds: 8)
+        let standingUntilMs = world.nowMs
+        // The first 800 m underground: the receiver sees the car again only on the street.
+        var random = SeededGenerator(seed: 6)
+        var ramp = Route.urban(kilometers: 0.8, congestion: 0, random: &random)
+        for index in ramp.legs.indices { ramp.legs[index].tunnel = true }
+        world.drive(ramp + Route.urban(kilometers: 3, congestion: 0, random: &random))
+        world.park(.ben)
+        var run = Run(monitor: try Self.monitor(world))
+        run.feed(world.takeEvents())
+        run.finish()
+        try #require(run.resumed.count == 1)
+        let resumption = run.resumed[0]
+        #expect(!resumption.continuing && resumption.driver == ScenarioFamily.driverID(.ben))
+        // Where the car last stood is the last fix before the ramp: at most a second after it began moving.
+        #expect(resumption.startedAt.value <= standingUntilMs + 1_000, "started \(resumption.startedAt.value), stood until \(standingUntilMs)")
+        #expect(resumption.at.value - resumption.startedAt.value > 30_000, "the evidence came only after the ramp")
+        let trip = try #require(run.ended.last)
+        #expect(trip.startedAt == resumption.startedAt)
+        #expect(trip.metrics.distance.value > 3_400, "\(trip.metrics.distance.value) m: the ramp's straight line and the street")
+        #expect(run.untrackedMeters < 50)
+    }
+
     @Test("after the new-trip window the drive is untracked, with the last driver as a candidate")
     func tooLongAParkIsUntracked() throws {
         let (run, _) = try Self.run { Self.fuelStop(&$0, minutes: 200) }
