@@ -189,13 +189,14 @@ import TestSupport
     /// A store after a crash loop: each start left a run row with nothing in it. `prune` drops
     /// them (keeping the newest few) and says how many; a second pass has none left to drop.
     @Test func pruneSaysHowManyEmptyRunsItDropped() throws {
-        let keep = try Self.shortDriveDemo("fairfuel-prune-runs-")
+        let keep = NSTemporaryDirectory() + "fairfuel-prune-runs-" + String(UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: keep) }
         let db = keep + "/fairfuel.db"
         // A replay of nothing from standard input: a run with no session and no capture to remember.
-        let starts = 24
+        let starts = 20
         for _ in 0..<starts {
-            let empty = try FairFuelExecutable.run(["replay", "-", "--db", db], input: "")
+            let empty = try FairFuelExecutable.run(["replay", "-", "--db", db], input: "# fairfuel capture v1\n")
             #expect(empty.exitCode == 0, "\(empty.standardError)")
         }
         let prune = try FairFuelExecutable.run(["store", "prune", "--db", db, "--now", "2027-01-01T00:00:00Z"])
