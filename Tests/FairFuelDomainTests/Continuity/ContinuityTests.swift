@@ -295,9 +295,10 @@ struct ContinuityTests {
         return (whole.ended.first, first, second, trip)
     }
 
-    @Test("a restart while moving: the trip goes on, one trip, distance within 1 % of the uninterrupted one", arguments: [90, 200, 330])
-    func restartWhileMoving(cutAfterSeconds: Int) throws {
-        let (whole, _, second, _) = try Self.restart(cutAfterSeconds: cutAfterSeconds)
+    /// The restart's trip went on as one: reopened (never a new session), whole within 1 % of the
+    /// uninterrupted drive's distance, nothing left untracked. Returns the resumed trip.
+    @discardableResult
+    static func expectOneWholeTrip(_ whole: SessionRecord?, _ second: Run) throws -> SessionRecord {
         let uninterrupted = try #require(whole)
         #expect(second.started.isEmpty, "no new session")
         #expect(second.resumed.count == 1 && second.resumed[0].continuing && second.resumed[0].origin == .restart)
@@ -307,32 +308,26 @@ struct ContinuityTests {
         let error = abs(resumed.metrics.distance.value - uninterrupted.metrics.distance.value) / uninterrupted.metrics.distance.value
         #expect(error < 0.01, "\(resumed.metrics.distance.value) m resumed vs \(uninterrupted.metrics.distance.value) m")
         #expect(second.untrackedMeters < 1)
+        return resumed
+    }
+
+    @Test("a restart while moving: the trip goes on, one trip, distance within 1 % of the uninterrupted one", arguments: [90, 200, 330])
+    func restartWhileMoving(cutAfterSeconds: Int) throws {
+        let (whole, _, second, _) = try Self.restart(cutAfterSeconds: cutAfterSeconds)
+        try Self.expectOneWholeTrip(whole, second)
     }
 
     @Test("a restart whose first fix is hundreds of metres off (a multipath epoch, a receiver just started): the trip goes on whole")
     func restartWithAnOutlierFirstFix() throws {
         let (whole, _, second, _) = try Self.restart(cutAfterSeconds: 200, firstFixesNorthMeters: [490])
-        let uninterrupted = try #require(whole)
-        #expect(second.started.isEmpty)
-        #expect(second.resumed.count == 1 && second.resumed[0].continuing && second.resumed[0].origin == .restart)
-        #expect(second.interruptedEnds == 0)
-        let resumed = try #require(second.ended.first)
-        let error = abs(resumed.metrics.distance.value - uninterrupted.metrics.distance.value) / uninterrupted.metrics.distance.value
-        #expect(error < 0.01, "\(resumed.metrics.distance.value) m resumed vs \(uninterrupted.metrics.distance.value) m")
-        #expect(second.untrackedMeters < 1)
+        try Self.expectOneWholeTrip(whole, second)
     }
 
     @Test("a restart 30 s before parking, the service back with the car standing and the driver aboard: one trip, whole, ended by departure")
     func restartJustBeforeParking() throws {
         let (whole, _, second, _) = try Self.restart(cutAfterSeconds: 30, downUntilStandingSeconds: 2)
-        let uninterrupted = try #require(whole)
-        #expect(second.resumed.count == 1 && second.resumed[0].continuing)
-        #expect(second.interruptedEnds == 0)
-        let resumed = try #require(second.ended.first)
+        let resumed = try Self.expectOneWholeTrip(whole, second)
         #expect(resumed.reason == .departed)
-        let error = abs(resumed.metrics.distance.value - uninterrupted.metrics.distance.value) / uninterrupted.metrics.distance.value
-        #expect(error < 0.01, "\(resumed.metrics.distance.value) m resumed vs \(uninterrupted.metrics.distance.value) m")
-        #expect(second.untrackedMeters < 1)
     }
 
     @Test("the service back with the car standing after the driver has left: no beacon, so the trip waits, and nobody gets the drive on")
