@@ -54,12 +54,8 @@ if [ -z "${BIN_DIR:-}" ] && [ "${DAEMON:-0}" = 1 ]; then
 fi
 [ -n "${BIN_DIR:-}" ] || exit 0
 cli="$BIN_DIR/fairfuel"
-url=""
-if [ "${UPLINK:-0}" = 1 ]; then
-  rig_mosquitto "$work"
-  children+=("$RIG_MQTT_PID")
-  url="mqtt://127.0.0.1:$RIG_MQTT_PORT"
-fi
+rig_uplink "$work"
+url=$RIG_UPLINK_URL
 rig_board "${BOARD:-boards/pi-zero-2w.toml}" "$work/board.toml" "$(rig_group)" "$url"
 
 # daemon_on LABEL DB: fairfueld on DB (the scenario's family provisioned on top) while the sim plays

@@ -40,12 +40,8 @@ if [ "${1:-}" = --daemon ]; then
   . scripts/lib/daemon-rig.sh
   rig_begin fairfuel-soak
   cli="$BIN_DIR/fairfuel"
-  url=""
-  if [ "${UPLINK:-0}" = 1 ]; then
-    rig_mosquitto "$work"
-    children+=("$RIG_MQTT_PID")
-    url="mqtt://127.0.0.1:$RIG_MQTT_PORT"
-  fi
+  rig_uplink "$work"
+  url=$RIG_UPLINK_URL
   rig_provision "$cli" "$work/soak.db" "$scenario"
   rig_board "${BOARD:-boards/pi-zero-2w.toml}" "$work/board.toml" "$(rig_group)" "$url"
   rig_start_daemon "$cli" "$BIN_DIR/fairfueld" "$work/board.toml" "$work/mcu" "$work/soak.db" "$work/control.sock" "$work/daemon.err"

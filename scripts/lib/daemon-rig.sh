@@ -90,3 +90,13 @@ rig_mosquitto() {
   cat "$dir/mosquitto.log" >&2
   return 1
 }
+
+# rig_uplink DIR: with UPLINK=1, a broker on loopback for the daemon to send to (its pid joins
+# `children`, stopped at the end); RIG_UPLINK_URL is its URL, empty without UPLINK=1.
+rig_uplink() {
+  RIG_UPLINK_URL=""
+  [ "${UPLINK:-0}" = 1 ] || return 0
+  rig_mosquitto "$1" || return 1
+  children+=("$RIG_MQTT_PID")
+  RIG_UPLINK_URL="mqtt://127.0.0.1:$RIG_MQTT_PORT"
+}
