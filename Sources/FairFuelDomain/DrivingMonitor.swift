@@ -305,7 +305,7 @@ public struct DrivingMonitor: Sendable {
             fuel.pause()
         }
         if machine.driver == nil && candidate != nil { considerContinuation(step, emit) }
-        defer { lastMotionStepAt = step.time }
+        lastMotionStepAt = step.time
         if refusedDriver != nil && motion.hasBeenStopped(forMs: configuration.session.stoppedMs, at: step.time) {
             refusedDriver = nil
         }
@@ -394,18 +394,16 @@ extension DrivingMonitor {
         let gapMs = fixUTCMs - open.lastFixUTCMs
         var reachable = true
         if let latitude = fix.latitude, let longitude = fix.longitude {
-            let chord = Geodesy.distance(
-                latitude1: open.latitude, longitude1: open.longitude, latitude2: latitude, longitude2: longitude)
-            reachable = chord.value <= configuration.motion.maximumMetersPerSecond * Double(max(0, gapMs)) / 1000 + 100
+            reachable = couldCover(
+                Geodesy.distance(latitude1: open.latitude, longitude1: open.longitude, latitude2: latitude, longitude2: longitude),
+                inMs: gapMs)
         }
         let backwards = gapMs < -rules.clockToleranceMs
         guard backwards || !reachable || gapMs > rules.sameTripMaxStopMs else { return }
         if !backwards && gapMs <= rules.sameTripMaxStopMs {
             // Only the position says so: wait for the receiver to agree with itself.
-            let since = open.implausibleSince ?? time
-            if time.value - since.value < rules.implausibleFixWindowMs {
-                var waiting = open
-                waiting.implausibleSince = since
+            var waiting = open
+            if waitsOutImplausibleFix(since: &waiting.implausibleSince, at: time) {
                 openAcrossRestart = waiting
                 return
             }
@@ -449,14 +447,10 @@ extension DrivingMonitor {
             if let latitude = waiting.latitude, let longitude = waiting.longitude {
                 chord = Geodesy.distance(latitude1: latitude, longitude1: longitude, latitude2: step.latitude, longitude2: step.longitude)
             }
-            let reachable = configuration.motion.maximumMetersPerSecond * Double(max(0, gapMs)) / 1000 + 100
-            guard gapMs >= -configuration.continuity.clockToleranceMs, (chord?.value ?? 0) <= reachable else {
-                let since = waiting.implausibleFixSince ?? step.time
-                waiting.implausibleFixSince = since
+            guard gapMs >= -configuration.continuity.clockToleranceMs, chord.map({ couldCover($0, inMs: gapMs) }) ?? true else {
+                let waitingOut = waitsOutImplausibleFix(since: &waiting.implausibleFixSince, at: step.time)
                 candidate = waiting
-                if step.time.value - since.value >= configuration.continuity.implausibleFixWindowMs {
-                    dropCandidate(at: step.time, emit)
-                }
+                if !waitingOut { dropCandidate(at: step.time, emit) }
                 return
             }
             var bridge = TripMetrics()
@@ -475,7 +469,7 @@ extension DrivingMonitor {
         candidate = waiting
         // The gated speed: GNSS wander in a parked car is not moving off. A straight line bridged
         // across an outage is: the car was somewhere else when the receiver saw it again.
-        let moving = step.speed.value >= configuration.session.stoppedBelowMetersPerSecond || (step.afterGap && step.distance.value > 0)
+        let moving = step.speed.value >= configuration.session.stoppedBelowMetersPerSecond || step.bridgesAnOutage
         if waiting.origin == .restart && waiting.sessionOpen && pendingSince == nil {
             candidate?.standing(moving: moving, afterGap: step.afterGap, at: step.time)
         }
@@ -490,7 +484,7 @@ extension DrivingMonitor {
         } else {
             guard moving || backBeforeTheTripCouldEnd(waiting, at: step.time) else { return }
             pendingSince = step.time
-            pendingMovedOffAt = step.afterGap && step.distance.value > 0 ? lastMotionStepAt ?? step.time : step.time
+            pendingMovedOffAt = step.bridgesAnOutage ? lastMotionStepAt ?? step.time : step.time
             pendingMeters = step.distance.value
         }
         decideContinuation(at: step.time, emit)
@@ -534,7 +528,7 @@ extension DrivingMonitor {
     /// the car; without it within the decision window, the driving stays untracked.
     fileprivate mutating func decideContinuation(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
         guard let waiting = candidate, let stop = waiting.stopBeganAt, let since = pendingSince else { return }
-        let movedOff = pendingMovedOffAt ?? since
+        let movedOff = movedOffAt ?? since
         let rules = configuration.continuity
         let parkedMs = movedOff.value - stop.value
         if parkedMs > rules.newTripMaxStopMs {
@@ -567,13 +561,31 @@ extension DrivingMonitor {
         return directory.hasBeacon(waiting.driver) ? presence.isPresent(driver: waiting.driver, at: time) : true
     }
 
+    /// When the car moved off, while a continuation decision is pending.
+    fileprivate var movedOffAt: LinkMilliseconds? { pendingSince.map { pendingMovedOffAt ?? $0 } }
+
+    /// Whether a car could have covered the straight line `chord` in `gapMs`: at the fastest
+    /// speed the motion trusts, plus 100 m of the fixes' own error.
+    fileprivate func couldCover(_ chord: Meters, inMs gapMs: Int64) -> Bool {
+        chord.value <= configuration.motion.maximumMetersPerSecond * Double(max(0, gapMs)) / 1000 + 100
+    }
+
+    /// A fix after a restart that the trip could not have reached: true while the restart's
+    /// judgement still waits for one that agrees (`implausibleFixWindowMs` from the first such
+    /// fix, which `since` keeps), false once the window has passed.
+    fileprivate func waitsOutImplausibleFix(since: inout LinkMilliseconds?, at time: LinkMilliseconds) -> Bool {
+        let first = since ?? time
+        since = first
+        return time.value - first.value < configuration.continuity.implausibleFixWindowMs
+    }
+
     /// Driving this far without the last driver's beacon ends the wait for it.
     static let movedOffMeters = 50.0
 
     /// Puts the candidate's driver back in a session: the same one (`continuing`) or a new one.
     fileprivate mutating func resumeCandidate(continuing: Bool, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
         guard let waiting = candidate else { return }
-        let movedOff = pendingSince.map { pendingMovedOffAt ?? $0 } ?? time
+        let movedOff = movedOffAt ?? time
         // What was driven since moving off belongs to the trip.
         var absorbed = TripMetrics()
         if let chunk = untracked {

@@ -29,6 +29,9 @@ public struct MotionStep: Sendable, Equatable {
     /// lost on the line). No acceleration is measured across it; the step is a reference for
     /// the next. Time and distance are counted as for any step.
     public var restartsDynamics = false
+
+    /// The straight line across a GNSS outage: the car was somewhere else when the receiver saw it again.
+    public var bridgesAnOutage: Bool { afterGap && distance.value > 0 }
 }
 
 /// Turns GNSS fixes into trusted motion: gated by fix mode and HDOP, with
