@@ -56,6 +56,12 @@ public struct CommandTracker: Sendable {
         return wire
     }
 
+    /// Frames a message the MCU does not ACK (EVENT_ACK) with the host's next seq: one sequence
+    /// for every host frame, as the protocol counts them, but nothing remembered or resent.
+    public mutating func frameUnacknowledged(_ message: LinkMessage) -> [UInt8]? {
+        try? encoder.encode(message)
+    }
+
     /// Takes an ACK from the MCU; an ACK for nothing pending (a late duplicate) is ignored.
     public mutating func acknowledge(_ ack: Ack, _ outcome: (CommandOutcome) -> Void) {
         guard let index = pending.firstIndex(where: { $0.seq == ack.ackedSeq }) else { return }

@@ -51,6 +51,8 @@ extension Frame {
         case let .helloRequest(m):
             json.add("host_major", m.hostMajor)
             json.add("host_minor", m.hostMinor)
+        case let .eventAck(m):
+            json.add("acked_seq", m.ackedSeq)
         case let .bleFilter(m):
             json.add("count", m.entries.count)
             json.addRaw("entries", json: JSONLine.array(m.entries.map { entry in
@@ -92,6 +94,7 @@ extension Frame {
         case let .log(m): "[\(m.level.name)] \(m.text)"
         case let .ack(m): "seq \(m.ackedSeq) \(m.status.name)"
         case let .helloRequest(m): "host \(m.hostMajor).\(m.hostMinor)"
+        case let .eventAck(m): "event seq \(m.ackedSeq)"
         case let .bleFilter(m): "\(m.entries.count) entries"
         case let .nfcWrite(m): "\(m.ndef.count) B NDEF, \(m.timeoutSeconds) s"
         case let .feedback(pattern): pattern.name

@@ -11,6 +11,8 @@ public enum FrameType: UInt8, Sendable, CaseIterable {
     case ack = 0x7F
     // Host to MCU
     case helloRequest = 0x81
+    /// Revision 1.1: settles one of the MCU's reliable events (NFC_TAG, POWER); never ACKed.
+    case eventAck = 0x82
     case bleFilter = 0x90
     case nfcWrite = 0xA0
     case feedback = 0xA1
@@ -33,6 +35,7 @@ public enum FrameType: UInt8, Sendable, CaseIterable {
         case .log: "log"
         case .ack: "ack"
         case .helloRequest: "hello_req"
+        case .eventAck: "event_ack"
         case .bleFilter: "ble_filter"
         case .nfcWrite: "nfc_write"
         case .feedback: "feedback"

@@ -62,12 +62,14 @@ public struct MCUCapabilities: OptionSet, Sendable, Hashable {
     public static let gnss = MCUCapabilities(rawValue: 1 << 2)
     public static let nfcWrite = MCUCapabilities(rawValue: 1 << 3)
     public static let ignitionSense = MCUCapabilities(rawValue: 1 << 4)
+    /// Revision 1.1: NFC_TAG and POWER are repeated until the host answers with EVENT_ACK.
+    public static let reliableEvents = MCUCapabilities(rawValue: 1 << 5)
 
     /// Names of the known bits that are set, in bit order.
     public var names: [String] {
         let known: [(MCUCapabilities, String)] = [
             (.nfcReader, "nfc_reader"), (.bleScanner, "ble_scanner"), (.gnss, "gnss"),
-            (.nfcWrite, "nfc_write"), (.ignitionSense, "ignition_sense"),
+            (.nfcWrite, "nfc_write"), (.ignitionSense, "ignition_sense"), (.reliableEvents, "reliable_events"),
         ]
         return known.filter { contains($0.0) }.map(\.1)
     }

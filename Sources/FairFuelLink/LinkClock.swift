@@ -67,7 +67,7 @@ public struct LinkClock: Sendable, Equatable {
         case let .bleAdvertisement(m): (m.mcuTimeMs, false)
         case let .nfcTag(m): (m.mcuTimeMs, false)
         case let .power(m): (m.mcuTimeMs, false)
-        case .log, .ack, .unknown, .helloRequest, .bleFilter, .nfcWrite, .feedback, .bootloader: nil
+        case .log, .ack, .unknown, .helloRequest, .eventAck, .bleFilter, .nfcWrite, .feedback, .bootloader: nil
         }
     }
 

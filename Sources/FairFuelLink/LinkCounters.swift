@@ -11,6 +11,9 @@ public struct LinkCounters: Sendable, Equatable {
     /// Frames missing according to sequence gaps.
     public var lost: UInt64 = 0
     public var duplicate: UInt64 = 0
+    /// Repeats of a reliable event already delivered (revision 1.1): the MCU resent it because
+    /// our EVENT_ACK was lost or late. Not an error: each is answered and not delivered again.
+    public var eventRepeat: UInt64 = 0
 
     public init() {}
 
@@ -19,7 +22,7 @@ public struct LinkCounters: Sendable, Equatable {
         [
             ("frames", frames), ("cobs_error", cobsError), ("crc_error", crcError),
             ("oversize", oversize), ("bad_version", badVersion), ("unknown_type", unknownType),
-            ("bad_payload", badPayload), ("lost", lost), ("duplicate", duplicate),
+            ("bad_payload", badPayload), ("lost", lost), ("duplicate", duplicate), ("event_repeat", eventRepeat),
         ]
     }
 
@@ -39,6 +42,7 @@ public struct LinkCounters: Sendable, Equatable {
         sum.badPayload = lhs.badPayload + rhs.badPayload
         sum.lost = lhs.lost + rhs.lost
         sum.duplicate = lhs.duplicate + rhs.duplicate
+        sum.eventRepeat = lhs.eventRepeat + rhs.eventRepeat
         return sum
     }
 }

@@ -12,6 +12,7 @@ public enum LinkMessage: Sendable, Equatable {
     case log(MCULog)
     case ack(Ack)
     case helloRequest(HelloRequest)
+    case eventAck(EventAck)
     case bleFilter(BLEFilter)
     case nfcWrite(NFCWrite)
     case feedback(Feedback)
@@ -31,6 +32,7 @@ public enum LinkMessage: Sendable, Equatable {
         case .log: FrameType.log.rawValue
         case .ack: FrameType.ack.rawValue
         case .helloRequest: FrameType.helloRequest.rawValue
+        case .eventAck: FrameType.eventAck.rawValue
         case .bleFilter: FrameType.bleFilter.rawValue
         case .nfcWrite: FrameType.nfcWrite.rawValue
         case .feedback: FrameType.feedback.rawValue
@@ -57,6 +59,7 @@ public enum LinkMessage: Sendable, Equatable {
         case .log: .log(try MCULog.parse(payload))
         case .ack: .ack(try Ack.parse(payload))
         case .helloRequest: .helloRequest(try HelloRequest.parse(payload))
+        case .eventAck: .eventAck(try EventAck.parse(payload))
         case .bleFilter: .bleFilter(try BLEFilter.parse(payload))
         case .nfcWrite: .nfcWrite(try NFCWrite.parse(payload))
         case .feedback: .feedback(try Feedback.parse(payload))
@@ -79,6 +82,7 @@ public enum LinkMessage: Sendable, Equatable {
         case let .log(m): m.write(to: &writer)
         case let .ack(m): m.write(to: &writer)
         case let .helloRequest(m): m.write(to: &writer)
+        case let .eventAck(m): m.write(to: &writer)
         case let .bleFilter(m): m.write(to: &writer)
         case let .nfcWrite(m): m.write(to: &writer)
         case let .feedback(pattern): writer.u8(pattern.rawValue)

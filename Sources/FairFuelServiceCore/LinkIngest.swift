@@ -18,6 +18,8 @@ public struct LinkIngest: Sendable {
     /// Tag reads whose UID length is impossible for their technology (counted, ignored).
     public private(set) var rejectedTagCount: UInt64 = 0
     private var lastIgnition: Bool?
+    /// Reliable events delivered lately, so that the MCU's repeats are delivered once.
+    public private(set) var events = ReliableEventMemory()
 
     public init(monitor: DrivingMonitor, nmea: NMEAConfiguration = NMEAConfiguration()) {
         self.monitor = monitor
@@ -27,8 +29,20 @@ public struct LinkIngest: Sendable {
     /// Whether the MCU reports ignition (from its HELLO).
     public var hasIgnitionSense: Bool { firmware?.capabilities.contains(.ignitionSense) ?? false }
 
-    /// Handles one delivered frame received at link time `time`.
+    /// Whether `frame` goes on to the domain: false for a repeat of a reliable event already
+    /// delivered (counted as `event_repeat`). Every frame passes here first (a HELLO clears it).
+    public mutating func admit(_ frame: Frame) -> Bool {
+        events.admit(frame)
+    }
+
+    /// Handles one delivered frame received at link time `time`, once (`admit`, then `handleAdmitted`).
     public mutating func handle(_ frame: Frame, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
+        guard admit(frame) else { return }
+        handleAdmitted(frame, at: time, emit)
+    }
+
+    /// Handles a frame `admit` let through.
+    public mutating func handleAdmitted(_ frame: Frame, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
         switch frame.message {
         case let .nmea(report):
             nmea.feed(frame: report.sentence.span)
@@ -62,7 +76,7 @@ public struct LinkIngest: Sendable {
                 assembler.reset()
                 monitor.handle(.mcuRestarted(at: time), emit)
             }
-        case .log, .ack, .unknown, .helloRequest, .bleFilter, .nfcWrite, .feedback, .bootloader:
+        case .log, .ack, .unknown, .helloRequest, .eventAck, .bleFilter, .nfcWrite, .feedback, .bootloader:
             break
         }
     }

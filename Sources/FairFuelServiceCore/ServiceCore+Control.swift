@@ -106,6 +106,9 @@ extension ServiceCore {
             json.add("firmware", nil as String?)
         }
         json.add("firmware_warning", firmwareWarning)
+        // Revision 1.1: whether the MCU repeats taps and ignition changes until acknowledged.
+        json.add("reliable_events", mcuRepeatsEvents)
+        json.add("event_acks", eventAcksSent)
         json.addRaw("frames", json: linkCounters.jsonObject)
         let monitor = ingest.monitor
         json.add("gnss_fixes_rejected", monitor.motion.rejectedGateCount + monitor.motion.rejectedOutlierCount)

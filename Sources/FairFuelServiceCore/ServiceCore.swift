@@ -52,6 +52,8 @@ public final class ServiceCore {
     private var lastTick = LinkMilliseconds(0)
     private var lastRetention = LinkMilliseconds(0)
     private var unknownTagLog = RateLimitedLog<UInt8>()
+    /// Warnings about commands and the MCU's own log lines, one a minute per kind.
+    private var commandLog = RateLimitedLog<CommandLogKind>()
     /// The link's counters as last summarised for the event log (`recordLinkErrors`), and when.
     private var linkErrorsRecorded = LinkCounters()
     private var lastLinkErrorSummary: LinkMilliseconds?
@@ -87,7 +89,17 @@ public final class ServiceCore {
     // MARK: What the shell reads
 
     /// The receiver's counters since start-up, across reconnections.
-    public var linkCounters: LinkCounters { linkTotals + decoder.counters }
+    public var linkCounters: LinkCounters {
+        var counters = linkTotals + decoder.counters
+        counters.eventRepeat = ingest.events.repeats
+        return counters
+    }
+
+    /// Whether the MCU's last HELLO promised reliable events (revision 1.1): its NFC_TAG and
+    /// POWER frames then get an EVENT_ACK each, copies included.
+    public private(set) var mcuRepeatsEvents = false
+    /// EVENT_ACKs sent (they take the host's next seq but expect no ACK: no tracking, no resend).
+    public private(set) var eventAcksSent: UInt64 = 0
 
     /// MCU reboots the link clock has seen (its uptime restarting).
     public var mcuReboots: Int { linkClock.reboots }
@@ -123,7 +135,7 @@ public final class ServiceCore {
         failedOpens = 0
         decoder.restartStream()
         tracker.reset()
-        send(.helloRequest(HelloRequest(hostMajor: 1, hostMinor: 0)), at: now, perform)
+        send(.helloRequest(HelloRequest(hostMajor: 1, hostMinor: 1)), at: now, perform)
         sendBLEFilter(at: now, perform)
     }
 
@@ -202,13 +214,20 @@ public final class ServiceCore {
 
     private func handle(_ frame: Frame, at now: LinkMilliseconds, _ perform: ServiceActions) {
         heard(at: now, perform)
+        if case let .hello(hello) = frame.message { mcuRepeatsEvents = hello.capabilities.contains(.reliableEvents) }
+        // Every copy of a reliable event is answered at once, so the MCU stops repeating it; a
+        // repeat of one already delivered stops here, before it moves the clock or the session.
+        if mcuRepeatsEvents && ReliableEventMemory.isReliableEvent(frame.message) {
+            acknowledgeEvent(seq: frame.seq, perform)
+        }
+        guard ingest.admit(frame) else { return }
         // Domain time is the MCU's stamp (every frame moves the clock); `now`, the host's, times replies only.
         let rebootsBefore = linkClock.reboots
         let time = linkClock.time(of: frame.message, hostMs: now)
         if provisioningTakes(frame, at: now, perform) { return }
         switch frame.message {
         case let .ack(ack):
-            tracker.acknowledge(ack) { outcome in handle(outcome) }
+            tracker.acknowledge(ack) { outcome in handle(outcome, at: now) }
             return
         case let .hello(hello):
             checkFirmware(hello)
@@ -222,7 +241,15 @@ public final class ServiceCore {
                 sendBLEFilter(at: now, perform)
             }
         case let .log(log):
-            logger.log(log.level == .error ? .error : log.level == .warn ? .warning : .debug, "MCU: \(log.text)")
+            // An MCU that babbles is heard a line a minute per level; debug lines cost nothing when off.
+            if log.level == .error || log.level == .warn {
+                let kind: CommandLogKind = log.level == .error ? .mcuError : .mcuWarning
+                if case let .line(suppressed) = commandLog.admit(kind, nowMs: now.value) {
+                    logger.log(log.level == .error ? .error : .warning, "MCU: \(log.text)" + (suppressed > 0 ? " (and \(suppressed) more in the minute before)" : ""))
+                }
+            } else {
+                logger.debug("MCU: \(log.text)")
+            }
         default:
             break
         }
@@ -230,7 +257,14 @@ public final class ServiceCore {
             mcuNMEAIgnored += 1
             return
         }
-        ingest.handle(frame, at: time) { output in record(output, at: now, perform) }
+        ingest.handleAdmitted(frame, at: time) { output in record(output, at: now, perform) }
+    }
+
+    /// EVENT_ACK for the MCU frame `seq`: framed with the host's next seq, sent once.
+    private func acknowledgeEvent(seq: UInt16, _ perform: ServiceActions) {
+        guard linkIsUp, let wire = tracker.frameUnacknowledged(.eventAck(EventAck(ackedSeq: seq))) else { return }
+        eventAcksSent += 1
+        perform(.send(wire))
     }
 
     // MARK: GNSS beside the link
@@ -246,7 +280,7 @@ public final class ServiceCore {
     /// Time passes (the shell calls this after every poll): resends, the one-second domain
     /// tick, the hourly retention pass, provisioning deadlines.
     public func timePassed(at now: LinkMilliseconds, _ perform: ServiceActions) {
-        tracker.due(at: now, resend: { wire in perform(.send(wire)) }) { outcome in handle(outcome) }
+        tracker.due(at: now, resend: { wire in perform(.send(wire)) }) { outcome in handle(outcome, at: now) }
         checkSilence(at: now, perform)
         if now.value - lastRetention.value >= 3_600_000 {
             lastRetention = now
@@ -255,6 +289,7 @@ public final class ServiceCore {
         if now.value - lastTick.value >= 1_000 {
             lastTick = now
             unknownTagLog.drainSummaries(nowMs: now.value) { _, count in logger.notice("\(count) more unknown tag tap(s) in the last minute") }
+            commandLog.drainSummaries(nowMs: now.value) { kind, count in logger.warning("\(count) more \(kind.summary) in the last minute") }
             // The one use of host time in domain time: a quiet or unplugged link still lets
             // time pass (a session can end during an unplug); see LinkClock.
             ingest.tick(at: linkClock.extrapolate(hostMs: now)) { output in record(output, at: now, perform) }
@@ -363,23 +398,30 @@ public final class ServiceCore {
 
     // MARK: Commands to the MCU
 
-    private func handle(_ outcome: CommandOutcome) {
+    private func handle(_ outcome: CommandOutcome, at now: LinkMilliseconds) {
         switch outcome {
         case let .acknowledged(seq, type, status) where status != .ok:
-            logger.warning("MCU answered command 0x\(String(type, radix: 16)) seq \(seq) with \(status.name)")
+            warnOnce(.refusedCommand(type: type), at: now, "MCU answered command 0x\(String(type, radix: 16)) seq \(seq) with \(status.name)")
         case let .unanswered(seq, type) where !provisioningAwaitsLateAck(seq):
-            logger.warning("MCU did not acknowledge command 0x\(String(type, radix: 16)) seq \(seq) after 3 resends")
+            warnOnce(.unansweredCommand(type: type), at: now, "MCU did not acknowledge command 0x\(String(type, radix: 16)) seq \(seq) after 3 resends")
         case let .refused(type):
-            logger.warning("transmit queue full: command 0x\(String(type, radix: 16)) not sent")
+            warnOnce(.transmitQueueFull(type: type), at: now, "transmit queue full: command 0x\(String(type, radix: 16)) not sent")
         default:
             break
         }
     }
 
+    /// A warning that can come thousands of times a second (a card held on the reader, an MCU
+    /// that stopped answering): its first line in a minute, then a count of the rest.
+    private func warnOnce(_ kind: CommandLogKind, at now: LinkMilliseconds, _ message: @autoclosure () -> String) {
+        guard case let .line(suppressed) = commandLog.admit(kind, nowMs: now.value) else { return }
+        logger.warning(message() + (suppressed > 0 ? " (and \(suppressed) more in the minute before)" : ""))
+    }
+
     /// Sends a command through the tracker (its resends follow from `timePassed`); nothing while the link is down.
     func send(_ message: LinkMessage, at now: LinkMilliseconds, _ perform: ServiceActions) {
         guard linkIsUp else { return }
-        guard let wire = tracker.send(message, at: now, { outcome in handle(outcome) }) else { return }
+        guard let wire = tracker.send(message, at: now, { outcome in handle(outcome, at: now) }) else { return }
         perform(.send(wire))
     }
 
@@ -414,6 +456,25 @@ public final class ServiceCore {
             firmwareWarning = nil
         }
         logger.info("MCU \(hello.name) firmware \(hello.firmwareVersion), board 0x\(String(hello.boardID, radix: 16))")
+    }
+}
+
+/// The kinds of warning the core rate-limits (`warnOnce`), per command type: at most a few
+/// hundred kinds, each a line a minute.
+enum CommandLogKind: Hashable, Sendable {
+    case transmitQueueFull(type: UInt8)
+    case unansweredCommand(type: UInt8)
+    case refusedCommand(type: UInt8)
+    case mcuWarning, mcuError
+
+    var summary: String {
+        switch self {
+        case let .transmitQueueFull(type): "command(s) 0x\(String(type, radix: 16)) not sent: transmit queue full"
+        case let .unansweredCommand(type): "command(s) 0x\(String(type, radix: 16)) the MCU did not acknowledge"
+        case let .refusedCommand(type): "command(s) 0x\(String(type, radix: 16)) the MCU refused"
+        case .mcuWarning: "MCU warning(s)"
+        case .mcuError: "MCU error(s)"
+        }
     }
 }
 

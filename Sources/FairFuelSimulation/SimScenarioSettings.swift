@@ -25,7 +25,7 @@ public enum GNSSSentenceKind: String, Sendable, CaseIterable {
 public struct MCUSettings: Sendable, Equatable {
     public var firmware: (major: UInt8, minor: UInt8, patch: UInt8) = (1, 4, 2)
     public var boardID: UInt16 = 0x0101
-    public var capabilities: MCUCapabilities = [.nfcReader, .bleScanner, .gnss, .nfcWrite, .ignitionSense]
+    public var capabilities: MCUCapabilities = [.nfcReader, .bleScanner, .gnss, .nfcWrite, .ignitionSense, .reliableEvents]
     public var name = "FairFuel MCU rev B"
     /// Uptime at the first HELLO (a value near 2^32 exercises the host's unwrapping).
     public var initialUptimeMs: UInt32 = 250

@@ -67,6 +67,12 @@ struct VirtualMCUCore {
     private var tagNDEF: [[UInt8]]
     private var vehicleHint = 0
     private(set) var ended = false
+    /// NFC_TAG and POWER repeated until the host acknowledges them (revision 1.1).
+    private(set) var reliable: ReliableEventSender
+    /// A driver who hears no beep within 3 s of a tap taps again (twice at most).
+    private var retap: (tag: Int, dueAt: Int64, left: Int)?
+    static let retapAfterMs: Int64 = 3_000
+    static let retapsPerTap = 2
 
     private(set) var statistics = VirtualMCUStatistics()
     private(set) var feedback: [FeedbackRecord] = []
@@ -85,6 +91,7 @@ struct VirtualMCUCore {
         noise = LineNoiseInjector(settings: scenario.noise, seed: scenario.seed ^ 0x4015E)
         random = SplitMix(seed: scenario.seed ^ 0x5EED_1)
         tagNDEF = plan.tags.map(\.ndef)
+        reliable = ReliableEventSender(enabled: scenario.mcu.capabilities.contains(.reliableEvents))
         for index in advertisers.indices where advertisers[index].nextMs != .max {
             heap.push(time: advertisers[index].nextMs, index: index)
         }
@@ -114,7 +121,7 @@ struct VirtualMCUCore {
     /// Whether nothing is due soon: ignition off and no scripted event within `margin`.
     /// Returns the simulated time until which that holds.
     func quietUntil(margin: Int64) -> Int64? {
-        guard !ignition, pendingWrite == nil, plan.gnssPoweredSince(now) == nil else { return nil }
+        guard !ignition, pendingWrite == nil, retap == nil, reliable.nextDue == nil, plan.gnssPoweredSince(now) == nil else { return nil }
         if case .running = power {} else { return nil }
         let nextAction = actionIndex < plan.actions.count ? plan.actions[actionIndex].timeMs : plan.endMs
         let nextGNSS = plan.nextGNSSPowerOn(atOrAfter: now) ?? .max
@@ -136,6 +143,8 @@ struct VirtualMCUCore {
         if let top = heap.top { next = min(next, top.time) }
         if let pendingWrite { next = min(next, pendingWrite.deadline) }
         if let nextBurst { next = min(next, nextBurst) }
+        if isRunning, let due = reliable.nextDue { next = min(next, due) }
+        if let retap { next = min(next, retap.dueAt) }
         return max(next, now)
     }
 
@@ -163,7 +172,7 @@ struct VirtualMCUCore {
         switch power {
         case .booting(let at) where at <= time:
             power = .running
-            send(generator.hello(uptimeMs: uptime(at: time)), at: time, into: &out)
+            sendHello(at: time, into: &out)
             events.append(SimEvent(simMs: time, kind: .hello(requested: false)))
             let phase = Int64(uptime(at: time) % 1000)
             nextHeartbeat = time + 1000 - phase
@@ -187,6 +196,19 @@ struct VirtualMCUCore {
             let action = plan.actions[actionIndex]
             actionIndex += 1
             perform(action, into: &out)
+            return true
+        }
+        if isRunning, let due = reliable.nextDue, due <= time {
+            for copy in reliable.takeDue(at: time) {
+                reliable.copySent(copy.serial, seq: send(copy.message, at: time, into: &out))
+            }
+            return true
+        }
+        if let again = retap, again.dueAt <= time {
+            retap = again.left > 1 ? (again.tag, time + Self.retapAfterMs, again.left - 1) : nil
+            statistics.retaps += 1
+            events.append(SimEvent(simMs: time, kind: .note("\(plan.tags[again.tag].label) taps again: no beep within 3 s")))
+            present(again.tag, at: time, into: &out)
             return true
         }
         if let beat = nextHeartbeat, beat <= time {
@@ -231,35 +253,16 @@ struct VirtualMCUCore {
         let time = action.timeMs
         switch action.kind {
         case .present(let tag):
-            let tagPlan = plan.tags[tag]
-            let uidText = Hex.string(tagPlan.uid)
-            guard isRunning else {
-                events.append(SimEvent(simMs: time, kind: .missed("\(tagPlan.label) \(uidText)")))
-                return
-            }
-            events.append(SimEvent(simMs: time, kind: .tagPresented(label: tagPlan.label, uid: uidText)))
-            if let write = pendingWrite {
-                pendingWrite = nil
-                let fits = write.ndef.count <= tagPlan.kind.ndefCapacity
-                guard !tagPlan.readOnly, fits else {
-                    acknowledge(write.seq, .failed, at: time, into: &out)
-                    return
-                }
-                tagNDEF[tag] = write.ndef
-                events.append(SimEvent(simMs: time, kind: .tagWritten(label: tagPlan.label, uid: uidText, bytes: write.ndef.count)))
-                acknowledge(write.seq, .ok, at: time, into: &out)
-            }
-            send(MCUTrafficGenerator.tag(
-                uptimeMs: uptime(at: time), technology: tagPlan.kind.technology,
-                atqa: tagPlan.kind.atqa(uidLength: tagPlan.uid.count), sak: tagPlan.kind.sak, uid: tagPlan.uid[...],
-                ndef: tagNDEF[tag][...]), at: time, into: &out)
+            // A driver expects the beep; a technician presenting blanks watches the tool instead.
+            if plan.tags[tag].driver != nil { retap = (tag, time + Self.retapAfterMs, Self.retapsPerTap) }
+            present(tag, at: time, into: &out)
         case .ignition(let on):
             guard on != ignition else { return }
             ignition = on
             lastIgnitionChange = time
             events.append(SimEvent(simMs: time, kind: .ignition(on: on)))
             if isRunning {
-                send(MCUTrafficGenerator.power(uptimeMs: uptime(at: time), ignitionOn: on, supplyMillivolts: supply(at: time)), at: time, into: &out)
+                sendEvent(MCUTrafficGenerator.power(uptimeMs: uptime(at: time), ignitionOn: on, supplyMillivolts: supply(at: time)), at: time, into: &out)
             }
         case .reboot:
             reset(at: time, reason: "watchdog reboot")
@@ -281,6 +284,32 @@ struct VirtualMCUCore {
         case .end:
             break
         }
+    }
+
+    /// A tag held to the reader at `time` (a scripted tap, or a person trying again).
+    private mutating func present(_ tag: Int, at time: Int64, into out: inout [Output]) {
+        let tagPlan = plan.tags[tag]
+        let uidText = Hex.string(tagPlan.uid)
+        guard isRunning else {
+            events.append(SimEvent(simMs: time, kind: .missed("\(tagPlan.label) \(uidText)")))
+            return
+        }
+        events.append(SimEvent(simMs: time, kind: .tagPresented(label: tagPlan.label, uid: uidText)))
+        if let write = pendingWrite {
+            pendingWrite = nil
+            let fits = write.ndef.count <= tagPlan.kind.ndefCapacity
+            guard !tagPlan.readOnly, fits else {
+                acknowledge(write.seq, .failed, at: time, into: &out)
+                return
+            }
+            tagNDEF[tag] = write.ndef
+            events.append(SimEvent(simMs: time, kind: .tagWritten(label: tagPlan.label, uid: uidText, bytes: write.ndef.count)))
+            acknowledge(write.seq, .ok, at: time, into: &out)
+        }
+        sendEvent(MCUTrafficGenerator.tag(
+            uptimeMs: uptime(at: time), technology: tagPlan.kind.technology,
+            atqa: tagPlan.kind.atqa(uidLength: tagPlan.uid.count), sak: tagPlan.kind.sak, uid: tagPlan.uid[...],
+            ndef: tagNDEF[tag][...]), at: time, into: &out)
     }
 
     // MARK: host commands
@@ -366,7 +395,7 @@ struct VirtualMCUCore {
         switch frame.message {
         case .helloRequest:
             acknowledge(frame.seq, .ok, at: time, into: &out)
-            send(generator.hello(uptimeMs: uptime(at: time)), at: time, into: &out)
+            sendHello(at: time, into: &out)
             events.append(SimEvent(simMs: time, kind: .hello(requested: true)))
         case .bleFilter(let newFilter):
             filter = newFilter.entries
@@ -384,7 +413,11 @@ struct VirtualMCUCore {
                 return
             }
             pendingWrite = PendingWrite(seq: frame.seq, deadline: time + Int64(write.timeoutSeconds) * 1000, ndef: Array(write.ndef))
+        case .eventAck(let ack):
+            // Settles the event; the MCU does not ACK an EVENT_ACK.
+            reliable.acknowledged(ack.ackedSeq)
         case .feedback(let pattern):
+            retap = nil  // the driver heard the beep
             feedback.append(FeedbackRecord(simMs: time, uptimeMs: uptime(at: time), seq: frame.seq, pattern: pattern))
             events.append(SimEvent(simMs: time, kind: .feedback(pattern)))
             acknowledge(frame.seq, .ok, at: time, into: &out)
@@ -412,8 +445,11 @@ struct VirtualMCUCore {
 
     // MARK: frames
 
-    private mutating func send(_ message: LinkMessage, at time: Int64, into out: inout [Output]) {
-        guard var bytes = generator.frame(message) else { return }
+    /// Frames `message` for the line; returns its seq (nil if it could not be framed).
+    @discardableResult
+    private mutating func send(_ message: LinkMessage, at time: Int64, into out: inout [Output]) -> UInt16? {
+        let seq = generator.nextSeq
+        guard var bytes = generator.frame(message) else { return nil }
         statistics.framesSent += 1
         statistics.bytesSent += bytes.count
         statistics.framesByType[message.rawType, default: 0] += 1
@@ -423,6 +459,20 @@ struct VirtualMCUCore {
             statistics.bytesCorrupted += hits
         }
         out.append(.bytes(bytes, frameType: message.rawType))
+        return seq
+    }
+
+    /// Sends a reliable event (NFC_TAG, POWER): kept and repeated until acknowledged when the
+    /// MCU has capability bit 5; an event pushed out of a full window counts as dropped.
+    private mutating func sendEvent(_ message: LinkMessage, at time: Int64, into out: inout [Output]) {
+        guard let seq = send(message, at: time, into: &out) else { return }
+        let dropped = reliable.sent(message, seq: seq, at: time)
+        if dropped > 0 { noteDropped(dropped) }
+    }
+
+    private mutating func sendHello(at time: Int64, into out: inout [Output]) {
+        send(generator.hello(uptimeMs: uptime(at: time)), at: time, into: &out)
+        reliable.helloSent()
     }
 
     private mutating func emitGarbage(_ bytes: [UInt8], at time: Int64, into out: inout [Output]) {
@@ -509,44 +559,6 @@ struct VirtualMCUCore {
         filter = []
         recentAcks = []
         droppedSinceBoot = 0
-    }
-}
-
-/// A binary min-heap of (next advertisement time, advertiser index).
-struct AdvertiserHeap: Sendable {
-    private var items: [(time: Int64, index: Int)] = []
-
-    var top: (time: Int64, index: Int)? { items.first }
-
-    mutating func push(time: Int64, index: Int) {
-        items.append((time, index))
-        var child = items.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard (items[child].time, items[child].index) < (items[parent].time, items[parent].index) else { break }
-            items.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    mutating func pop() -> (time: Int64, index: Int)? {
-        guard !items.isEmpty else { return nil }
-        let first = items[0]
-        let last = items.removeLast()
-        if !items.isEmpty {
-            items[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                let right = left + 1
-                var smallest = parent
-                if left < items.count && (items[left].time, items[left].index) < (items[smallest].time, items[smallest].index) { smallest = left }
-                if right < items.count && (items[right].time, items[right].index) < (items[smallest].time, items[smallest].index) { smallest = right }
-                if smallest == parent { break }
-                items.swapAt(parent, smallest)
-                parent = smallest
-            }
-        }
-        return first
+        reliable.helloSent()  // RAM is gone: nothing waits
     }
 }

@@ -18,6 +18,8 @@ public struct VirtualMCUStatistics: Sendable, Equatable {
     /// What the MCU's own receiver counted on the host-to-MCU stream.
     public var hostCounters = LinkCounters()
     public var resets = 0
+    /// Taps made again by a driver who heard no beep within 3 s.
+    public var retaps = 0
 
     public init() {}
 }

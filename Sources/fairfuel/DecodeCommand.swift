@@ -30,16 +30,21 @@ struct DecodeCommand: ParsableCommand {
             if !printedHeader { print(pad("t_ms", 10) + pad("seq", 7) + pad("type", 11) + "details") }
             printedHeader = true
         }
-        let counters: LinkCounters
+        var counters: LinkCounters
+        // Copies of a reliable event (revision 1.1) are listed as the MCU sent them, marked, and
+        // counted as the service counts them.
+        var events = ReliableEventMemory()
         do {
             counters = try reading.run { timeMs, output in
                 switch output {
                 case let .frame(frame):
                     header()
+                    let isRepeat = !events.admit(frame)
                     if json {
                         print(frame.jsonLine(captureTimeMs: timeMs))
                     } else {
-                        print(pad(String(timeMs), 10) + pad(String(frame.seq), 7) + pad(frame.message.jsonName, 11) + frame.summary)
+                        print(pad(String(timeMs), 10) + pad(String(frame.seq), 7) + pad(frame.message.jsonName, 11) + frame.summary
+                            + (isRepeat ? " (repeat: delivered once)" : ""))
                     }
                 case let .duplicate(seq, _):
                     if anomalies {
@@ -56,6 +61,7 @@ struct DecodeCommand: ParsableCommand {
         } catch {
             throw UserFacingError(error.description)
         }
+        counters.eventRepeat = events.repeats
         if json {
             print("{\"stats\":\(counters.jsonObject)}")
         } else {

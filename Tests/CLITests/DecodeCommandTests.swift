@@ -19,7 +19,7 @@ import TestSupport
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         let stats = try #require(objects.last?["stats"] as? [String: Int])
-        #expect(Set(stats.keys) == ["frames", "cobs_error", "crc_error", "oversize", "bad_version", "unknown_type", "bad_payload", "lost", "duplicate"])
+        #expect(Set(stats.keys) == ["frames", "cobs_error", "crc_error", "oversize", "bad_version", "unknown_type", "bad_payload", "lost", "duplicate", "event_repeat"])
         #expect(stats["frames"] == objects.count - 1)
         let byType = Dictionary(grouping: objects.dropLast(), by: { $0["type"] as! String })
         #expect(Set(byType.keys).isSuperset(of: ["hello", "heartbeat", "nmea", "ble_adv", "nfc_tag", "power", "log"]))

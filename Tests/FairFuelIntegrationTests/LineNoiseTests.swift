@@ -100,5 +100,34 @@ extension IntegrationTests {
                         "trip \(trip.distanceKilometers) km, planned \(planned) km")
             }
         }
+    
+        /// The shipped reboot-and-noise day at 1 % byte errors or worse throughout, with an MCU
+        /// reboot and a 20 s unplug: revision 1.1's reliable events bring every tap through
+        /// (repeated until the service's EVENT_ACK), so each trip belongs to the driver who tapped.
+        @Test func everyTapSurvivesOnePercentLineNoise() throws {
+            try IntegrationTests.withRig("reboot-and-noise-1pct.scenario") { rig in
+                let sim = try rig.startSim(speed: IntegrationTests.speed, idleSpeed: IntegrationTests.idleSpeed, extra: ["--quiet"])
+                let run = try rig.startRun()
+                try rig.waitUntil("the sim reaches the scenario's end", seconds: IntegrationTests.patience) { !sim.isRunning }
+                #expect(sim.poll() == .exited(0))
+                let summary = try #require(SimSummary(output: sim.standardOutput), "no summary in:\n\(sim.standardOutput)")
+                // The unplug and the sim's exit.
+                try rig.waitUntil("the service sees the sim hang up", seconds: 30) { rig.status()?.reconnects ?? 0 >= 2 }
+                let host = try #require(rig.status())
+                print("\(rig.plan.scenario.title): sim \(summary); host \(host.json)")
+                #expect(summary.framesCorrupted * 5 > summary.framesSent, "the line corrupted \(summary.framesCorrupted) of \(summary.framesSent) frames")
+                #expect(host.frames("crc_error") > 0)
+                try LinkFaultTests.finish(rig, run)
+
+                let trips = try rig.trips()
+                print("\(rig.plan.scenario.title): trips \(trips.map { "\($0.driver ?? "nobody") \($0.distanceKilometers) km \($0.endReason ?? "open")" })")
+                let planned = rig.plan.trips.compactMap { $0.tapped ? $0.drivers.first : nil }
+                #expect(planned == ["Anna", "Ben"])
+                #expect(trips.map { $0.driver ?? "nobody" } == planned, "\(trips.map(\.json))")
+                for (trip, plan) in zip(trips, rig.plan.trips) {
+                    LinkFaultTests.expectDistance(trip, plannedMeters: plan.distanceMeters, tolerance: 0.15)
+                }
+            }
+        }
     }
 }

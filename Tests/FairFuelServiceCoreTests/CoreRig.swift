@@ -35,6 +35,9 @@ struct CoreRig {
     var dropsFrame: ((Frame) -> Bool)?
     /// Frames `dropsFrame` dropped.
     private(set) var droppedFrames = 0
+    /// The other way: a host frame for which this returns true never reaches the MCU.
+    var dropsHostFrame: ((Frame) -> Bool)?
+    private(set) var droppedHostFrames = 0
 
     init(scenario path: String, settings: ServiceCoreSettings = ServiceCoreSettings(port: "virtual"), logLevel: LogLevel = .info) throws {
         plan = try SimPlanner.plan(try SimScenarioParser.load(path: path))
@@ -131,13 +134,19 @@ struct CoreRig {
             }
             let wires = toMCU
             toMCU.removeAll(keepingCapacity: true)
-            for wire in wires where !mcuDead { mcu.receive(wire[...], at: now - mcuOriginMs, into: &fromMCU) }
+            for wire in wires where !mcuDead {
+                if let dropsHostFrame, Self.frames(in: wire, from: .host).contains(where: dropsHostFrame) {
+                    droppedHostFrames += 1
+                    continue
+                }
+                mcu.receive(wire[...], at: now - mcuOriginMs, into: &fromMCU)
+            }
         }
     }
 
     /// The frames in one output of the MCU, decoded apart from the core's stream.
-    private static func frames(in bytes: [UInt8]) -> [Frame] {
-        var decoder = FrameDecoder(sender: .mcu)
+    private static func frames(in bytes: [UInt8], from sender: LinkSide = .mcu) -> [Frame] {
+        var decoder = FrameDecoder(sender: sender)
         var frames: [Frame] = []
         decoder.decode(bytes[...]) { output in
             if case let .frame(frame) = output { frames.append(frame) }

@@ -44,6 +44,9 @@ public struct MCUTrafficGenerator {
     /// The MCU rebooted: its sequence numbers start again at 0.
     public mutating func restart() { encoder = FrameEncoder(firstSeq: 0) }
 
+    /// The seq the next frame will carry.
+    public var nextSeq: UInt16 { encoder.nextSeq }
+
     // MARK: messages
 
     public func hello(uptimeMs: UInt32) -> LinkMessage {
