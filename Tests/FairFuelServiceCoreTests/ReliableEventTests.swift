@@ -23,21 +23,30 @@ import TestSupport
         return false
     }
 
+    /// Counts the frames a filter saw (a class: the rig keeps the filter).
+    final class Count { var value = 0 }
+
+    /// `path` played to its end and a departure, the line losing what the filters say.
+    static func played(_ path: String, mcuLoses: ((Frame) -> Bool)? = nil, hostLoses: ((Frame) -> Bool)? = nil) throws -> CoreRig {
+        var rig = try CoreRig(scenario: path)
+        rig.dropsFrame = mcuLoses
+        rig.dropsHostFrame = hostLoses
+        rig.run(until: rig.plan.endMs + 300_000)
+        rig.finish()
+        return rig
+    }
+
     static func starts(_ rig: CoreRig) -> Int {
         rig.stored.filter { if case .sessionStarted = $0 { true } else { false } }.count
     }
 
     @Test func aTapWhoseFirstThreeCopiesAreLostStartsTheSessionOnce() throws {
-        var rig = try CoreRig(scenario: Self.shortDrive)
-        final class Count { var value = 0 }
         let copies = Count()
-        rig.dropsFrame = { frame in
+        let rig = try Self.played(Self.shortDrive, mcuLoses: { frame in
             guard Self.isTag(frame) else { return false }
             copies.value += 1
             return copies.value <= 3
-        }
-        rig.run(until: rig.plan.endMs + 300_000)
-        rig.finish()
+        })
         #expect(rig.droppedFrames == 3)
         #expect(copies.value == 4, "the fourth copy, 750 ms after the tap, was acknowledged and ended the repeats")
         #expect(rig.sessions.map(\.driver) == ["Anna"], "\(rig.sessions)")
@@ -50,16 +59,12 @@ import TestSupport
     }
 
     @Test func copiesOfATapWhoseEventAckWasLostAreDeliveredOnce() throws {
-        var rig = try CoreRig(scenario: Self.shortDrive)
-        final class Count { var value = 0 }
         let acks = Count()
-        rig.dropsHostFrame = { frame in
+        let rig = try Self.played(Self.shortDrive, hostLoses: { frame in
             guard Self.isEventAck(frame) else { return false }
             acks.value += 1
             return acks.value <= 2
-        }
-        rig.run(until: rig.plan.endMs + 300_000)
-        rig.finish()
+        })
         #expect(rig.droppedHostFrames == 2)
         // The tap went out three times (its first two EVENT_ACKs lost); the two copies are repeats.
         #expect(rig.core.linkCounters.eventRepeat == 2)
@@ -74,15 +79,11 @@ import TestSupport
     }
 
     @Test func anMCUWithoutReliableEventsGetsNoEventAck() throws {
-        var rig = try CoreRig(scenario: Self.shortDriveOldMCU)
-        final class Count { var value = 0 }
         let acks = Count()
-        rig.dropsHostFrame = { frame in
+        let rig = try Self.played(Self.shortDriveOldMCU, hostLoses: { frame in
             if Self.isEventAck(frame) { acks.value += 1 }
             return false
-        }
-        rig.run(until: rig.plan.endMs + 300_000)
-        rig.finish()
+        })
         #expect(acks.value == 0)
         #expect(rig.core.eventAcksSent == 0)
         #expect(!rig.core.mcuRepeatsEvents)
@@ -93,16 +94,12 @@ import TestSupport
     }
 
     @Test func onAnOldMCUALostTapIsMadeAgainByADriverWhoHeardNoBeep() throws {
-        var rig = try CoreRig(scenario: Self.shortDriveOldMCU)
-        final class Count { var value = 0 }
         let taps = Count()
-        rig.dropsFrame = { frame in
+        let rig = try Self.played(Self.shortDriveOldMCU, mcuLoses: { frame in
             guard Self.isTag(frame) else { return false }
             taps.value += 1
             return taps.value == 1
-        }
-        rig.run(until: rig.plan.endMs + 300_000)
-        rig.finish()
+        })
         #expect(rig.droppedFrames == 1)
         #expect(rig.mcu.statistics.retaps == 1, "no FEEDBACK within 3 s: Anna tapped once more, and heard it")
         #expect(rig.sessions.map(\.driver) == ["Anna"], "\(rig.sessions)")
