@@ -31,24 +31,17 @@ public final class ServiceCore {
     /// Learn mode, tag writing and the MCU's identity (ServiceCore+Provisioning.swift).
     var provisioning = ProvisioningDesk()
 
+    /// Up or down, reconnect backoff and silence on an open link (LinkLiveness.swift).
+    private var liveness: LinkLiveness
     /// The link as the shell reported it: up with how it was opened, or down.
-    public private(set) var linkOpener: String?
-    public var linkIsUp: Bool { linkOpener != nil }
-    private var nextConnectAt = LinkMilliseconds(0)
-    private let backoff: ReconnectBackoff
-    /// Opens failed since the link was last up.
-    private var failedOpens = 0
-    private var lastOpenError: String?
-    private var linkTotals = LinkCounters()
-    public private(set) var reconnects = 0
-    /// Host time of the last frame from the MCU (nil before the first) and of the last open:
-    /// silence counts from the later of the two.
-    private(set) var lastFrameAt: LinkMilliseconds?
-    private var linkOpenedAt = LinkMilliseconds(0)
+    public var linkOpener: String? { liveness.opener }
+    public var linkIsUp: Bool { liveness.isUp }
+    public var reconnects: Int { liveness.reconnects }
+    /// Host time of the last frame from the MCU (nil before the first).
+    var lastFrameAt: LinkMilliseconds? { liveness.lastFrameAt }
     /// Host time silence began (the last frame, or the open), once it passed the limit; nil while the MCU talks.
-    public private(set) var silentSince: LinkMilliseconds?
-    /// Reopens for this silence: the reopens back off as failed opens do.
-    private var silentReopens = 0
+    public var silentSince: LinkMilliseconds? { liveness.silentSince }
+    private var linkTotals = LinkCounters()
     private var lastTick = LinkMilliseconds(0)
     private var lastRetention = LinkMilliseconds(0)
     private var unknownTagLog = RateLimitedLog<UInt8>()
@@ -80,7 +73,9 @@ public final class ServiceCore {
         if let trip { monitor.offer(trip) }
         ingest = LinkIngest(monitor: monitor, nmea: settings.nmea)
         tracker = CommandTracker(capacity: settings.transmitQueueFrames)
-        backoff = ReconnectBackoff(minimumMs: settings.reconnectBackoffMinMs, maximumMs: settings.reconnectBackoffMaxMs)
+        liveness = LinkLiveness(
+            silenceLimitMs: settings.mcuSilenceLimitMs,
+            backoff: ReconnectBackoff(minimumMs: settings.reconnectBackoffMinMs, maximumMs: settings.reconnectBackoffMaxMs))
         feedbackSent.reserveCapacity(Self.feedbackKept)
     }
 
@@ -108,31 +103,24 @@ public final class ServiceCore {
     public func linkTime(at now: LinkMilliseconds) -> LinkMilliseconds { linkClock.peek(hostMs: now) }
 
     /// Whether the shell should try to open the link now (down, and its backoff has passed).
-    public func wantsLink(at now: LinkMilliseconds) -> Bool { !linkIsUp && now >= nextConnectAt }
+    public func wantsLink(at now: LinkMilliseconds) -> Bool { liveness.wantsLink(at: now) }
 
     /// How long the shell may sleep in poll before the core has work: the one-second tick,
     /// a command's resend, the link's next attempt, the silence limit.
     public func millisecondsUntilWork(at now: LinkMilliseconds) -> Int64 {
         var wait = 1_000 - min(999, now.value - lastTick.value)
         if let due = tracker.millisecondsUntilDue(at: now) { wait = min(wait, due) }
-        if !linkIsUp { wait = min(wait, max(0, nextConnectAt.value - now.value)) }
-        if linkIsUp { wait = min(wait, max(0, silenceStart.value + settings.mcuSilenceLimitMs - now.value)) }
+        wait = min(wait, liveness.millisecondsUntilDue(at: now))
         return max(0, wait)
     }
-
-    /// Where silence on an open link counts from: the last frame, or the open when it came later.
-    private var silenceStart: LinkMilliseconds { max(lastFrameAt ?? linkOpenedAt, linkOpenedAt) }
 
     // MARK: Link events
 
     /// The shell opened the MCU's port (`opener`: how, for `status`; `message`: for the log).
     public func linkOpened(opener: String, message: String, at now: LinkMilliseconds, _ perform: ServiceActions) {
-        linkOpener = opener
-        linkOpenedAt = now
+        liveness.opened(by: opener, at: now)
         logger.notice(message)
         perform(.status("MCU link up on \(settings.port)"))
-        lastOpenError = nil
-        failedOpens = 0
         decoder.restartStream()
         tracker.reset()
         send(.helloRequest(HelloRequest(hostMajor: 1, hostMinor: 1)), at: now, perform)
@@ -141,10 +129,7 @@ public final class ServiceCore {
 
     /// The shell could not open the port (absent, busy, held by another service): try again later.
     public func linkOpenFailed(_ message: String, at now: LinkMilliseconds) {
-        if message != lastOpenError { logger.warning("MCU link down: \(message); retrying with backoff") }
-        lastOpenError = message
-        failedOpens += 1
-        nextConnectAt = now + backoff.delayMs(failures: failedOpens)
+        if liveness.openFailed(message, at: now) { logger.warning("MCU link down: \(message); retrying with backoff") }
     }
 
     /// Bytes read from the MCU at host time `now`, in arrival order. No allocation per frame:
@@ -162,53 +147,41 @@ public final class ServiceCore {
     /// The port failed (unplugged, I/O error); the shell closed it. The session carries on.
     public func linkLost(_ message: String, at now: LinkMilliseconds) {
         logger.warning("MCU link lost: \(message); the session carries on, reconnecting")
-        // A port that went away is down, not silent.
-        silentSince = nil
-        silentReopens = 0
-        // The first reopen waits the shortest; the failed ones after it go on doubling.
-        closeLink(reopenAfterMs: backoff.delayMs(failures: 1), at: now)
+        liveness.lost(at: now)
+        closeDecoder()
     }
 
-    private func closeLink(reopenAfterMs: Int64, at now: LinkMilliseconds) {
+    /// A closed port's receiver: its counts join the totals, the next open starts a new stream.
+    private func closeDecoder() {
         linkTotals = linkTotals + decoder.counters
         decoder = FrameDecoder(sender: .mcu)
-        linkOpener = nil
-        reconnects += 1
-        nextConnectAt = now + reopenAfterMs
     }
 
     // MARK: Liveness
 
-    /// The MCU sends a HEARTBEAT every second, so an open link without a frame for the silence
-    /// limit has a hung or browned-out MCU behind it (a UART never hangs up, and a pseudo-
-    /// terminal whose MCU is stopped neither): warn once, report it in `status`, and have the
-    /// shell close and reopen the port (a reset MCU then gets its HELLO_REQ), with backoff.
+    /// Warns once when an open link goes silent, reports it in `status`, and has the shell close
+    /// and reopen the port (a reset MCU then gets its HELLO_REQ), with backoff.
     private func checkSilence(at now: LinkMilliseconds, _ perform: ServiceActions) {
-        guard linkIsUp, now.value - silenceStart.value >= settings.mcuSilenceLimitMs else { return }
-        let since = lastFrameAt ?? linkOpenedAt
-        let seconds = (now.value - since.value) / 1_000
-        if silentSince == nil {
-            silentSince = since
-            let what = lastFrameAt == nil
-                ? "no frame since the port was opened (is the MCU wired, powered and on the right baud rate?)"
-                : "no frame, not even the HEARTBEAT due every second (the MCU may be hung or browned out)"
+        switch liveness.checkSilence(at: now) {
+        case .none:
+            return
+        case let .began(seconds, framesEverHeard):
+            let what = framesEverHeard
+                ? "no frame, not even the HEARTBEAT due every second (the MCU may be hung or browned out)"
+                : "no frame since the port was opened (is the MCU wired, powered and on the right baud rate?)"
             logger.warning("MCU link silent for \(seconds) s: \(what); reopening \(settings.port), the session carries on")
             perform(.status("MCU link silent on \(settings.port)"))
-        } else {
+        case let .continues(seconds):
             logger.debug("MCU link still silent (\(seconds) s); reopening \(settings.port) again")
         }
-        silentReopens += 1
-        closeLink(reopenAfterMs: backoff.delayMs(failures: silentReopens), at: now)
+        closeDecoder()
         perform(.reopenLink)
     }
 
     /// Any frame is a sign of life: a silence ends.
     private func heard(at now: LinkMilliseconds, _ perform: ServiceActions) {
-        lastFrameAt = now
-        guard let since = silentSince else { return }
-        silentSince = nil
-        silentReopens = 0
-        logger.notice("MCU link back: frames again after \((now.value - since.value) / 1_000) s of silence")
+        guard let silentMs = liveness.heard(at: now) else { return }
+        logger.notice("MCU link back: frames again after \(silentMs / 1_000) s of silence")
         perform(.status("MCU link up on \(settings.port)"))
     }
 
@@ -304,7 +277,7 @@ public final class ServiceCore {
     public func finish(at now: LinkMilliseconds, _ perform: ServiceActions) {
         ingest.finish(at: linkClock.extrapolate(hostMs: now)) { output in record(output, at: now, perform) }
         summarizeLinkErrors(at: now, perform, final: true)
-        linkOpener = nil
+        liveness.stop()
     }
 
     /// Hands the link's errors since the last summary to the shell: at once after a quiet
