@@ -46,7 +46,6 @@ struct RefuelCommand: ParsableCommand {
         @Flag(help: "Go ahead even when the price per litre is far from the car's usual one, or a settled bill's split would move (it is kept as it was); a refuel inside a settled bill's period is refused all the same.")
         var force = false
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func validate() throws {
             switch (liters, gallons) {
@@ -102,7 +101,7 @@ struct RefuelCommand: ParsableCommand {
                 throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "record the refuel"))
             }
             // A full fill may have recalibrated the fuel estimate: the running service takes it now.
-            control.reloadIfRunning()
+            store.control.tellService()
         }
     }
 
@@ -172,7 +171,6 @@ struct RefuelCommand: ParsableCommand {
         @Flag(help: "Go ahead even when another settled bill's split would move (it is kept as it was; removing the refuel before it widens its period).") var force = false
         @Flag(help: "Print the bills that moved as JSON.") var json = false
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func run() throws {
             let db = try store.open()
@@ -181,7 +179,7 @@ struct RefuelCommand: ParsableCommand {
                 throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "remove refuel \(id)"))
             }
             // The calibration may have changed: the running service takes it now.
-            control.reloadIfRunning(quietly: json)
+            store.control.tellService(json: json)
             if json {
                 print(BookChangeText.json(change))
                 return
@@ -209,7 +207,6 @@ struct RefuelCommand: ParsableCommand {
         var force = false
         @Flag(help: "Print the bills that moved as JSON.") var json = false
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func validate() throws {
             if liters != nil && gallons != nil { throw ValidationError("--liters and --gallons are exclusive") }
@@ -254,7 +251,7 @@ struct RefuelCommand: ParsableCommand {
             do { change = try db.editRefuel(id: id, edit, force: force) } catch {
                 throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "correct refuel \(id)"))
             }
-            control.reloadIfRunning(quietly: json)
+            store.control.tellService(json: json)
             if json {
                 print(BookChangeText.json(change))
                 return
@@ -280,6 +277,8 @@ struct RefuelCommand: ParsableCommand {
             let already = chosen.filter { !settled.contains($0) }
             if !settled.isEmpty { print("settled: refuel(s) \(settled.map(String.init).joined(separator: ", ")); they never change again") }
             if !already.isEmpty { print("already settled: \(already.map(String.init).joined(separator: ", "))") }
+            // Bills the service publishes (the uplink, Home Assistant) carry their settled mark.
+            if !settled.isEmpty { store.control.tellService() }
         }
     }
 
@@ -327,6 +326,7 @@ struct RefuelCommand: ParsableCommand {
             do { result = try db.unsettleRefuels(chosen) } catch {
                 throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "unsettle the bills"))
             }
+            if !result.unsettled.isEmpty { store.control.tellService(json: json) }
             if json {
                 print(BookChangeText.json(result.change))
                 return

@@ -152,6 +152,7 @@ struct StoreCommand: ParsableCommand {
                 + "\(report.sessionsReducedToAnchors) reduced to anchors; \(report.pointsRemoved) points removed, "
                 + "\(report.eventsDeleted) event(s) dropped, \(report.runsDeleted) empty run(s) dropped, \(report.pagesVacuumed) pages vacuumed")
             if report.overBudget { print("still over budget: only summaries are left, and they are kept") }
+            store.control.tellService()
         }
     }
 }

@@ -5,10 +5,12 @@ import FairFuelService
 import FairFuelSQLite
 import FairFuelStore
 
-/// `--db PATH` for every command that touches the store.
+/// `--db PATH` for every command that touches the store, with `--control PATH`: a command that
+/// changes the store tells the running service, so every one takes both.
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("db"), help: "The store file (default: $FAIRFUEL_DB, else the board profile's store path).")
     var path: String?
+    @OptionGroup var control: ControlOptions
 
     var resolvedPath: String {
         if let path { return path }
@@ -48,11 +50,7 @@ struct StoreOptions: ParsableArguments {
     /// The board profile the service runs with: `$FAIRFUEL_BOARD`, else the installed one if readable,
     /// else the built-in default; `purpose` says in an error what it was read for.
     func board(for purpose: String) throws -> BoardProfile {
-        do {
-            return try ServiceDaemon.loadBoard(path: ProcessEnvironment.value("FAIRFUEL_BOARD").flatMap { $0.isEmpty ? nil : $0 })
-        } catch {
-            throw UserFacingError("cannot read the board profile for \(purpose): \(error)")
-        }
+        try ServiceBoard.load(for: purpose)
     }
 
     /// Refuses a path with no store, saying which commands create one (rather than SQLite's "unable to open").
