@@ -43,7 +43,7 @@ struct RefuelCommand: ParsableCommand {
         var station: String?
         @Option(help: "A free note.", transform: CheckedArgument.text)
         var note: String?
-        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one, or a settled bill's split would move (it is kept as it was); a refuel inside a settled bill's period is refused all the same.")
+        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one (before it has one: outside what fuel costs anywhere in its currency), or a settled bill's split would move (it is kept as it was); a refuel inside a settled bill's period is refused all the same.")
         var force = false
         @OptionGroup var store: StoreOptions
 
@@ -98,7 +98,12 @@ struct RefuelCommand: ParsableCommand {
                 let others = BookChange(bills: change.bills.filter { $0.refuelID != id })
                 if !others.bills.isEmpty { print("other bills re-split:\n" + BookChangeText.text(others, units: units), terminator: "") }
             } catch {
-                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "record the refuel"))
+                let message = StoreFailure.message(error, path: db.path, doing: "record the refuel")
+                // Typed again to correct it: say which refuel it repeats and how to correct that one.
+                guard let existing = try? db.refuelRecorded(near: timestamp) else { throw UserFacingError(message) }
+                throw UserFacingError(
+                    message + " (refuel \(existing), within a minute of this one). To correct it: `fairfuel refuel edit \(existing)` "
+                        + "with --liters, --cost, --at, --partial or --odometer-km; another refuel needs its own --at")
             }
             // A full fill may have recalibrated the fuel estimate: the running service takes it now.
             store.control.tellService()
@@ -203,7 +208,7 @@ struct RefuelCommand: ParsableCommand {
         @Option(name: .customLong("odometer-km"), help: "The odometer reading, km.") var odometerKilometers: Double?
         @Option(name: .customLong("odometer-mi"), help: "The odometer reading, miles.") var odometerMiles: Double?
         @Flag(name: .customLong("no-odometer"), help: "Forget the odometer reading.") var noOdometer = false
-        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one, or another settled bill's split would move (it is kept as it was); a move into a settled bill's period is refused all the same.")
+        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one (before it has one: outside what fuel costs anywhere in its currency), or another settled bill's split would move (it is kept as it was); a move into a settled bill's period is refused all the same.")
         var force = false
         @Flag(help: "Print the bills that moved as JSON.") var json = false
         @OptionGroup var store: StoreOptions
