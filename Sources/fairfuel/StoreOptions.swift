@@ -12,10 +12,13 @@ struct StoreOptions: ParsableArguments {
     var path: String?
     @OptionGroup var control: ControlOptions
 
+    /// `--db`, else `$FAIRFUEL_DB`, else the store of the board profile the service runs with, as the service finds it.
     var resolvedPath: String {
-        if let path { return path }
-        if let fromEnvironment = ProcessEnvironment.value("FAIRFUEL_DB"), !fromEnvironment.isEmpty { return fromEnvironment }
-        return BoardProfile.piZero2W.store.path
+        get throws {
+            if let path { return path }
+            if let fromEnvironment = ProcessEnvironment.value("FAIRFUEL_DB"), !fromEnvironment.isEmpty { return fromEnvironment }
+            return try board(for: "its store path").store.path
+        }
     }
 
     /// Opens the store for writing, with a clear error on failure.
@@ -27,6 +30,7 @@ struct StoreOptions: ParsableArguments {
     /// then fails (`FreshStore`): a failing command creates nothing.
     func open(creating: Bool = false) throws -> TripStore {
         if !creating { try requireExisting() }
+        let resolvedPath = try resolvedPath
         do {
             let isNew = !FileOperations.exists(resolvedPath)
             let store = try TripStore(path: resolvedPath)
@@ -55,6 +59,7 @@ struct StoreOptions: ParsableArguments {
 
     /// Refuses a path with no store, saying which commands create one (rather than SQLite's "unable to open").
     func requireExisting() throws {
+        let resolvedPath = try resolvedPath
         guard FileOperations.exists(resolvedPath) else {
             throw UserFacingError(
                 "no store at \(resolvedPath) yet: `fairfuel run` creates it, as do `replay`, "
@@ -66,6 +71,7 @@ struct StoreOptions: ParsableArguments {
     func openReadOnly() throws -> TripStore {
         // A reading command creates nothing.
         try requireExisting()
+        let resolvedPath = try resolvedPath
         do {
             return try TripStore(path: resolvedPath, readOnly: true)
         } catch {

@@ -15,10 +15,10 @@ import TestSupport
         return directory
     }
 
-    /// A board profile whose control socket is `socket`, as a technician's profile might move it.
-    static func writeBoard(_ directory: String, socket: String) throws -> String {
+    /// A board profile whose control socket and store are elsewhere, as a technician's profile might put them.
+    static func writeBoard(_ directory: String, socket: String, store: String) throws -> String {
         let path = directory + "/board.toml"
-        try "[control]\nsocket_path = \"\(socket)\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "[control]\nsocket_path = \"\(socket)\"\n\n[store]\npath = \"\(store)\"\n".write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -40,17 +40,19 @@ import TestSupport
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/control.sock"
-        let board = try Self.writeBoard(directory, socket: socket)
         let db = directory + "/fairfuel.db"
+        let board = try Self.writeBoard(directory, socket: socket, store: db)
         let environment = ["FAIRFUEL_BOARD": board]
 
-        // No service yet: the store is made, and the command says no service took it.
-        let first = try FairFuelExecutable.run(["vehicle", "set", "--name", "Golf", "--currency", "EUR", "--db", db], environment: environment)
+        // No service yet: the profile's store is made, and the command says no service took it.
+        let first = try FairFuelExecutable.run(["vehicle", "set", "--name", "Golf", "--currency", "EUR"], environment: environment)
         #expect(first.exitCode == 0, "\(first.standardError)")
         #expect(first.standardError.contains("no fairfuel service answers at \(socket)"), "\(first.standardError)")
+        #expect(FileManager.default.fileExists(atPath: db), "the store the profile names")
 
+        // Started as systemd starts fairfueld: the profile and nothing else.
         let service = try ChildProcess(
-            FairFuelExecutable.path, ["run", "--board", board, "--db", db, "--port", directory + "/no-mcu"], logPath: directory + "/run.log")
+            FairFuelExecutable.path, ["run", "--board", board, "--port", directory + "/no-mcu"], logPath: directory + "/run.log")
         defer { service.stop() }
         let up = try Self.waitUntil(20) {
             guard service.isRunning else { return true }
@@ -71,14 +73,14 @@ import TestSupport
             ["store", "prune"],
         ]
         for (index, arguments) in changes.enumerated() {
-            let result = try FairFuelExecutable.run(arguments + ["--db", db], environment: environment)
+            let result = try FairFuelExecutable.run(arguments, environment: environment)
             #expect(result.exitCode == 0, "\(arguments): \(result.standardError)")
             #expect(result.standardOutput.contains("the running service at \(socket) took the change"),
                     "\(arguments): \(result.standardOutput)\(result.standardError)")
             #expect(Self.waitUntil(5) { Self.reloads(service) == index + 1 }, "\(arguments): \(service.log)")
         }
         // JSON stays JSON on standard output; the outcome goes to standard error.
-        let json = try FairFuelExecutable.run(["refuel", "remove", "2", "--json", "--db", db], environment: environment)
+        let json = try FairFuelExecutable.run(["refuel", "remove", "2", "--json"], environment: environment)
         #expect(json.exitCode == 0, "\(json.standardError)")
         #expect((try? JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8))) != nil, "\(json.standardOutput)")
         #expect(json.standardError.contains("the running service at \(socket) took the change"), "\(json.standardError)")
@@ -96,10 +98,11 @@ import TestSupport
         // Stopped: the change is kept, and the command says no service took it.
         service.stop()
         let alone = try FairFuelExecutable.run(
-            ["refuel", "--at", "2026-11-28T10:00:00Z", "--liters", "20", "--cost", "36.00", "--db", db], environment: environment)
+            ["refuel", "--at", "2026-11-28T10:00:00Z", "--liters", "20", "--cost", "36.00"], environment: environment)
         #expect(alone.exitCode == 0, "\(alone.standardError)")
         #expect(!alone.standardOutput.contains("took the change"))
         #expect(alone.standardError.contains("no fairfuel service answers at \(socket)"), "\(alone.standardError)")
+        #expect(try FairFuelExecutable.run(["refuel", "list", "--json"], environment: environment).standardOutput.contains("2026-11-28T10:00:00"))
         print("service notifications: \(Self.reloads(service)) reloads for \(changes.count + 2) changes")
     }
 
