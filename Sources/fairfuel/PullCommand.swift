@@ -20,7 +20,7 @@ struct PullCommand: ParsableCommand {
     var port: String = "/dev/ttyACM0"
     @Option(help: "Only trips that started on or after this date (YYYY-MM-DD or ISO 8601, UTC).")
     var since: String?
-    @Option(help: "The directory to write into (created if missing).")
+    @Option(help: "The directory to write into (created with its parent folders if missing, before the dongle is paired).")
     var out: String
     @Option(name: .customLong("secret-file"), help: "A file holding the pairing secret.")
     var secretFile: String?
