@@ -145,7 +145,8 @@ find "$stage" -type f ! -path "$stage/usr/bin/*" ! -path "$stage/usr/sbin/*" -ex
 
 # Depends: what dpkg-shlibdeps finds the binaries link (libc6, libserialport0, libsqlite3-0),
 # plus passwd for the postinst's groupadd/useradd where systemd-sysusers is absent. libgps28 is
-# loaded with dlopen, only where gnss.source is gpsd: debian/control.in recommends it.
+# loaded with dlopen, only where gnss.source is gpsd, and libmosquitto1 only with an [uplink]:
+# debian/control.in recommends both.
 install -d "$stage/DEBIAN"   # dpkg-shlibdeps finds the package root by it
 printf 'Source: fairfuel\nMaintainer: x <x@x>\n\nPackage: fairfuel\nArchitecture: any\n' > "$work/src/debian/control"
 shlibs="$(cd "$work/src" && DEB_HOST_ARCH="$arch" dpkg-shlibdeps -O -e debian/fairfuel/usr/bin/fairfuel -e debian/fairfuel/usr/sbin/fairfueld 2>"$work/shlibdeps.err")" \

@@ -97,6 +97,13 @@ check "/var/lib/fairfuel is fairfuel's, 0750" [ "$(in_root stat -c '%U:%G %a' /v
 check "the conffile is the board profile" cmp -s "$chroot_dir/etc/fairfuel/fairfuel.toml" "$root/boards/pi-zero-2w.toml"
 check "fairfuel.service is enabled" [ -L "$chroot_dir/etc/systemd/system/multi-user.target.wants/fairfuel.service" ]
 check "the man pages are there" [ -s "$chroot_dir/usr/share/man/man8/fairfueld.8.gz" ]
+# The uplink: libmosquitto1 (loaded with dlopen) is recommended, so apt installed it; the unit hands
+# the service its broker password (LoadCredential=) and lets it reach a broker off the loopback.
+check "the control file Recommends libmosquitto1" bash -c 'dpkg-deb -f "$0" Recommends | tr -d " " | tr "," "\n" | grep -qx libmosquitto1' "$deb"
+check "apt installed the recommended libmosquitto1" [ "$(in_root dpkg-query -W -f='${Status}' libmosquitto1 2>/dev/null)" = "install ok installed" ]
+unit="$chroot_dir/lib/systemd/system/fairfuel.service"
+check "the unit loads the uplink's credentials" grep -qx "LoadCredential=mqtt:/etc/fairfuel/mqtt.credentials" "$unit"
+check "the unit does not confine IP to the loopback" bash -c '! grep -q "^IPAddressDeny=" "$0"' "$unit"
 
 # 2. The installed units, as systemd reads them from the installed tree.
 if command -v systemd-analyze >/dev/null; then

@@ -115,6 +115,16 @@ extension TripStore {
     /// Refuels closer than this to a recorded one are the same refuel entered twice.
     static let duplicateWindowMs: Int64 = 60_000
 
+    /// The refuel recorded within `duplicateWindowMs` of `atUTCMs`, which another refuel there
+    /// would repeat; nil when there is none. `excluding`: the refuel being edited.
+    public func refuelRecorded(near atUTCMs: Int64, excluding: Int64? = nil) throws(StoreError) -> Int64? {
+        try wrap { () throws(SQLiteError) in
+            try connection.scalarInt(
+                "SELECT id FROM refuels WHERE at_utc_ms > ?1 - ?2 AND at_utc_ms < ?1 + ?2 AND (?3 IS NULL OR id != ?3) LIMIT 1",
+                .integer(atUTCMs), .integer(Self.duplicateWindowMs), .optional(excluding))
+        }
+    }
+
     /// Refuses what cannot be a refuel of this vehicle, with a message for the person who typed it.
     /// `excluding`: the refuel being edited, which is no duplicate or neighbour of itself.
     func validate(_ refuel: RefuelInput, vehicle: VehicleProfile, excluding: Int64? = nil) throws(StoreError) {
@@ -138,12 +148,9 @@ extension TripStore {
             guard text.unicodeScalars.count <= 200 else { throw .invalid("the \(name) is longer than 200 characters") }
             guard !text.unicodeScalars.contains(where: { $0.value < 0x20 }) else { throw .invalid("the \(name) contains control characters") }
         }
-        let near = try wrap { () throws(SQLiteError) in
-            try connection.scalarInt(
-                "SELECT id FROM refuels WHERE at_utc_ms > ?1 - ?2 AND at_utc_ms < ?1 + ?2 AND (?3 IS NULL OR id != ?3) LIMIT 1",
-                .integer(refuel.atUTCMs), .integer(Self.duplicateWindowMs), .optional(excluding))
+        if try refuelRecorded(near: refuel.atUTCMs, excluding: excluding) != nil {
+            throw .invalid("a refuel at that moment is already recorded")
         }
-        if near != nil { throw .invalid("a refuel at that moment is already recorded") }
         guard let odometer = refuel.odometerKilometers else { return }
         guard odometer.isFinite, odometer >= 0, odometer < 10_000_000 else {
             throw .invalid("the odometer reading \(odometer) km is not a reading")

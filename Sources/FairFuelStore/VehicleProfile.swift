@@ -44,19 +44,38 @@ public struct VehicleProfile: Sendable, Equatable {
 }
 
 extension VehicleProfile {
-    /// ISO 4217 codes of the currencies a family is likely to pay fuel in, with their minor-unit digits.
-    public static let currencies: [(code: String, minorDigits: Int)] = [
-        ("AUD", 2), ("BGN", 2), ("BRL", 2), ("CAD", 2), ("CHF", 2), ("CLP", 0), ("CNY", 2), ("CZK", 2),
-        ("DKK", 2), ("EUR", 2), ("GBP", 2), ("HKD", 2), ("HUF", 2), ("IDR", 2), ("ILS", 2), ("INR", 2),
-        ("ISK", 0), ("JPY", 0), ("KRW", 0), ("KWD", 3), ("MXN", 2), ("MYR", 2), ("NOK", 2), ("NZD", 2),
-        ("PHP", 2), ("PLN", 2), ("RON", 2), ("RSD", 2), ("SEK", 2), ("SGD", 2), ("THB", 2), ("TRY", 2),
-        ("TWD", 2), ("UAH", 2), ("USD", 2), ("VND", 0), ("ZAR", 2),
+    /// ISO 4217 codes of the currencies a family is likely to pay fuel in, with their minor-unit
+    /// digits and what a litre of fuel can cost in them (major units per litre).
+    ///
+    /// The price range is 0.20 to 5.00 US dollars a litre at the November 2025 rate, the lower bound
+    /// rounded down and the upper one up to two significant digits. Every pump in these currencies'
+    /// countries sells inside it, with room for years of inflation (the cheapest: Kuwait's
+    /// 0.085 KWD, about 0.28 USD, and Malaysia's subsidised 1.99 MYR; the dearest: Hong Kong's
+    /// HK$ 31, about 4 USD). A price outside it is a typo (a missing digit, litres for the cost)
+    /// until the family says otherwise (`refuel --force`).
+    public static let currencies: [(code: String, minorDigits: Int, pumpPricePerLiter: ClosedRange<Double>)] = [
+        ("AUD", 2, 0.3...7.7), ("BGN", 2, 0.33...8.5), ("BRL", 2, 1.0...27.0), ("CAD", 2, 0.28...7.1),
+        ("CHF", 2, 0.16...4.0), ("CLP", 0, 180.0...4700.0), ("CNY", 2, 1.4...36.0), ("CZK", 2, 4.1...110.0),
+        ("DKK", 2, 1.2...33.0), ("EUR", 2, 0.17...4.4), ("GBP", 2, 0.15...3.8), ("HKD", 2, 1.5...39.0),
+        ("HUF", 2, 66.0...1700.0), ("IDR", 2, 3300.0...84000.0), ("ILS", 2, 0.65...17.0), ("INR", 2, 17.0...450.0),
+        ("ISK", 0, 25.0...640.0), ("JPY", 0, 31.0...780.0), ("KRW", 0, 290.0...7300.0), ("KWD", 3, 0.061...1.6),
+        ("MXN", 2, 3.6...92.0), ("MYR", 2, 0.83...21.0), ("NOK", 2, 2.0...51.0), ("NZD", 2, 0.35...8.9),
+        ("PHP", 2, 11.0...300.0), ("PLN", 2, 0.73...19.0), ("RON", 2, 0.88...22.0), ("RSD", 2, 20.0...510.0),
+        ("SEK", 2, 1.9...48.0), ("SGD", 2, 0.26...6.5), ("THB", 2, 6.4...170.0), ("TRY", 2, 8.4...220.0),
+        ("TWD", 2, 6.2...160.0), ("UAH", 2, 8.3...210.0), ("USD", 2, 0.2...5.0), ("VND", 0, 5200.0...140000.0),
+        ("ZAR", 2, 3.4...87.0),
     ]
 
     /// Minor-unit digits of an ISO 4217 code (any case); nil for a code not in `currencies`.
     public static func minorDigits(ofCurrency code: String) -> Int? {
         let upper = code.uppercased()
         return currencies.first { $0.code == upper }?.minorDigits
+    }
+
+    /// What a litre of fuel can cost in a currency (major units, any case); nil for a code not in `currencies`.
+    public static func pumpPricePerLiter(ofCurrency code: String) -> ClosedRange<Double>? {
+        let upper = code.uppercased()
+        return currencies.first { $0.code == upper }?.pumpPricePerLiter
     }
 
     /// Allowed ranges, as `fairfuel vehicle set` and bundle imports check them.

@@ -99,7 +99,7 @@ struct DemoCommand: ParsableCommand {
             try? StandardStreams.flush()
         }
         try SplitCommand.parse(["--db", report.storePath]).run()
-        try correctAForgottenTap(plan: plan, storePath: report.storePath)
+        try correctAForgottenTap(plan: plan, storePath: report.storePath, controlPath: demo.controlSocketPath)
         if keep != nil && !quiet {
             print("")
             print("The store is kept: fairfuel trips --db \(report.storePath)")
@@ -109,7 +109,7 @@ struct DemoCommand: ParsableCommand {
 
     /// One correction as the family makes it: the untracked driving of a trip whose driver forgot
     /// to tap, given to them with `fairfuel trips assign`, which prints each share before and after.
-    func correctAForgottenTap(plan: SimPlan, storePath: String) throws {
+    func correctAForgottenTap(plan: SimPlan, storePath: String, controlPath: String) throws {
         let untracked: [UntrackedDriving]
         do { untracked = try TripStore(path: storePath, readOnly: true).untrackedDriving() } catch { throw UserFacingError("\(error)") }
         for trip in plan.trips where !trip.tapped {
@@ -123,7 +123,8 @@ struct DemoCommand: ParsableCommand {
             let utc = ISO8601.dateMinute(utcMs: trip.startUTC.millisecondsSinceEpoch)
             print("A correction: \(driver) forgot to tap on \(plan.localText(trip.startMs)) local time, \(utc) UTC (fairfuel trips assign \(list) \(driver)):")
             try? StandardStreams.flush()
-            try TripsCommand.Assign.parse([list, driver, "--db", storePath]).run()
+            // The demo's own (stopped) service, never the real one at the default socket.
+            try TripsCommand.Assign.parse([list, driver, "--db", storePath, "--control", controlPath]).run()
             return
         }
     }

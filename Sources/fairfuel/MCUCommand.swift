@@ -31,7 +31,7 @@ struct MCUCommand: ParsableCommand {
         @OptionGroup var port: PortOptions
 
         func run() throws {
-            if let answer = ControlSocketClient.ask(path: control.resolvedPath, request: "mcu info", timeoutMs: 3_000), !answer.isEmpty {
+            if let answer = ControlSocketClient.ask(path: try control.resolvedPath, request: "mcu info", timeoutMs: 3_000), !answer.isEmpty {
                 if answer.hasPrefix("error:") { throw UserFacingError(String(answer.dropFirst(7)).trimmingTrailingNewline) }
                 if json { print(answer.trimmingTrailingNewline); return }
                 let fields = FlatJSON(answer)
@@ -81,7 +81,7 @@ struct MCUCommand: ParsableCommand {
                     return
                 }
             }
-            if let answer = ControlSocketClient.ask(path: control.resolvedPath, request: "mcu bootloader", timeoutMs: 6_000), !answer.isEmpty {
+            if let answer = ControlSocketClient.ask(path: try control.resolvedPath, request: "mcu bootloader", timeoutMs: 6_000), !answer.isEmpty {
                 if answer.hasPrefix("error:") { throw UserFacingError(String(answer.dropFirst(7)).trimmingTrailingNewline) }
                 print(answer.okText)
                 return

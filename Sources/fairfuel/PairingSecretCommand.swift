@@ -34,5 +34,6 @@ struct PairingSecretCommand: ParsableCommand {
             throw UserFacingError("cannot store the pairing secret: \(error)")
         }
         print(secret.display)
+        store.control.tellService()
     }
 }

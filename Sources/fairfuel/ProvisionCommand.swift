@@ -46,7 +46,6 @@ struct ProvisionCommand: ParsableCommand {
             @Flag(name: .customLong("new-person"), help: "A different person from a removed driver of the same name.")
             var newPerson = false
             @OptionGroup var store: StoreOptions
-            @OptionGroup var control: ControlOptions
 
             func validate() throws {
                 for tag in tags { _ = try Self.tag(tag) }
@@ -84,7 +83,7 @@ struct ProvisionCommand: ParsableCommand {
                 } catch {
                     throw UserFacingError("\(error)")
                 }
-                control.reloadIfRunning()
+                store.control.tellService()
             }
         }
 
@@ -111,7 +110,6 @@ struct ProvisionCommand: ParsableCommand {
             @Argument(help: "The driver's name now.") var name: String
             @Argument(help: "The new name (1 to 64 characters).", transform: CheckedArgument.name) var newName: String
             @OptionGroup var store: StoreOptions
-            @OptionGroup var control: ControlOptions
 
             func run() throws {
                 let db = try store.open()
@@ -122,7 +120,7 @@ struct ProvisionCommand: ParsableCommand {
                 } catch {
                     throw UserFacingError("\(error)")
                 }
-                control.reloadIfRunning()
+                store.control.tellService()
             }
         }
 
@@ -131,7 +129,6 @@ struct ProvisionCommand: ParsableCommand {
                 abstract: "Remove a driver: their tags and beacons are freed; their past trips and splits stay.")
             @Argument(help: "The driver's name.") var name: String
             @OptionGroup var store: StoreOptions
-            @OptionGroup var control: ControlOptions
 
             func run() throws {
                 let db = try store.open()
@@ -142,7 +139,7 @@ struct ProvisionCommand: ParsableCommand {
                 } catch {
                     throw UserFacingError("\(error)")
                 }
-                control.reloadIfRunning()
+                store.control.tellService()
             }
         }
     }
@@ -153,7 +150,6 @@ struct ProvisionCommand: ParsableCommand {
         @Argument(help: "The driver's name.") var driver: String
         @Option(name: .customLong("timeout-s"), help: "How long to wait for the tap, seconds (1 to 255).") var timeoutSeconds = 30
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func validate() throws {
             guard (1...255).contains(timeoutSeconds) else { throw ValidationError("--timeout-s must be 1 to 255") }
@@ -161,9 +157,9 @@ struct ProvisionCommand: ParsableCommand {
 
         func run() throws {
             let name = try requireDriver(driver, store: store)
-            try control.requireService(for: Self.configuration.commandName!)
+            try store.control.requireService(for: Self.configuration.commandName!)
             prompt("Tap the tag for \(name) on the dongle within \(timeoutSeconds) s (the dongle beeps the provisioning pattern)…")
-            print(try control.askLong("learn-tag \(timeoutSeconds) \(name)", seconds: timeoutSeconds, what: "learn-tag").okText)
+            print(try store.control.askLong("learn-tag \(timeoutSeconds) \(name)", seconds: timeoutSeconds, what: "learn-tag").okText)
         }
     }
 
@@ -180,7 +176,6 @@ struct ProvisionCommand: ParsableCommand {
         @Option(name: .customLong("hold-s"), help: "How long to hold the beacon next to the dongle, seconds.") var holdSeconds = 5
         @Option(name: .customLong("timeout-s"), help: "How long to wait for a beacon, seconds (1 to 255).") var timeoutSeconds = 30
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func validate() throws {
             guard (1...255).contains(timeoutSeconds) else { throw ValidationError("--timeout-s must be 1 to 255") }
@@ -191,9 +186,9 @@ struct ProvisionCommand: ParsableCommand {
 
         func run() throws {
             let name = try requireDriver(driver, store: store)
-            try control.requireService(for: Self.configuration.commandName!)
+            try store.control.requireService(for: Self.configuration.commandName!)
             prompt("Hold \(name)'s beacon next to the dongle for \(holdSeconds) s, and keep other beacons away (up to \(timeoutSeconds) s)…")
-            print(try control.askLong("learn-beacon \(timeoutSeconds) \(holdSeconds) \(name)", seconds: timeoutSeconds, what: "learn-beacon").okText)
+            print(try store.control.askLong("learn-beacon \(timeoutSeconds) \(holdSeconds) \(name)", seconds: timeoutSeconds, what: "learn-beacon").okText)
         }
     }
 
@@ -204,7 +199,6 @@ struct ProvisionCommand: ParsableCommand {
         @Argument(help: "The driver's name.") var driver: String
         @Option(name: .customLong("timeout-s"), help: "How long to wait for a blank tag, seconds (1 to 255).") var timeoutSeconds = 30
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func validate() throws {
             guard (1...255).contains(timeoutSeconds) else { throw ValidationError("--timeout-s must be 1 to 255") }
@@ -212,9 +206,9 @@ struct ProvisionCommand: ParsableCommand {
 
         func run() throws {
             let name = try requireDriver(driver, store: store)
-            try control.requireService(for: Self.configuration.commandName!)
+            try store.control.requireService(for: Self.configuration.commandName!)
             prompt("Present a blank tag for \(name) to the dongle within \(timeoutSeconds) s, and hold it there until the beep…")
-            print(try control.askLong("write-tag \(timeoutSeconds) \(name)", seconds: timeoutSeconds + 5, what: "write-tag").okText)
+            print(try store.control.askLong("write-tag \(timeoutSeconds) \(name)", seconds: timeoutSeconds + 5, what: "write-tag").okText)
         }
     }
 
@@ -243,7 +237,6 @@ struct ProvisionCommand: ParsableCommand {
             discussion: "Nothing is removed, and a tag or beacon bound to another driver here stays theirs (a conflict). Importing twice changes nothing.")
         @Argument(help: "The bundle file.") var file: String
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func run() throws {
             let bundle: ProvisioningBundle
@@ -259,7 +252,7 @@ struct ProvisionCommand: ParsableCommand {
             let report: ProvisioningImportReport
             do { report = try bundle.apply(to: try store.open(creating: true)) } catch let error as UserFacingError { throw error } catch { throw UserFacingError("\(error)") }
             print(report.text, terminator: "")
-            if report.changed { control.reloadIfRunning() }
+            if report.changed { store.control.tellService() }
         }
     }
 }
@@ -279,36 +272,6 @@ func requireDriver(_ name: String, store: StoreOptions) throws -> String {
 func prompt(_ text: String) {
     print(text)
     try? StandardStreams.flush()
-}
-
-extension ControlOptions {
-    /// Tells a running service to re-read the provisioning, the vehicle and its calibration; says so when it did.
-    /// `quietly`: say nothing (the command prints JSON).
-    func reloadIfRunning(quietly: Bool = false) {
-        guard let answer = ControlSocketClient.ask(path: resolvedPath, request: "reload", timeoutMs: 2_000), !quietly else { return }
-        if answer.isEmpty {
-            // Stopped or overloaded: the change is stored, the service takes it at its next reload or restart.
-            print("the running service at \(resolvedPath) did not answer within 2 s; it takes the change when it reloads (SIGHUP) or restarts")
-            return
-        }
-        print(answer.hasPrefix("ok") ? "the running service reloaded its configuration" : "the running service did not reload: \(answer.trimmingTrailingNewline)")
-    }
-
-    /// A clear error before any prompt when no service answers (not running, or stopped).
-    func requireService(for what: String) throws {
-        _ = try exchange("status", seconds: 2, notRunning: notRunning(what))
-    }
-
-    /// A request the service answers when it is done (up to `seconds` plus a margin).
-    func askLong(_ request: String, seconds: Int, what: String) throws -> String {
-        let answer = try exchange(request, seconds: Int32(seconds + 10), notRunning: notRunning(what))
-        if answer.hasPrefix("error:") { throw UserFacingError(String(answer.dropFirst(7)).trimmingTrailingNewline) }
-        return answer
-    }
-
-    private func notRunning(_ what: String) -> String {
-        "\(what) needs the running fairfuel service, which uses the dongle's MCU (no control socket at \(resolvedPath)); start it with `systemctl start fairfuel` or `fairfuel run`"
-    }
 }
 
 extension String {

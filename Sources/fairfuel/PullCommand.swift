@@ -20,7 +20,7 @@ struct PullCommand: ParsableCommand {
     var port: String = "/dev/ttyACM0"
     @Option(help: "Only trips that started on or after this date (YYYY-MM-DD or ISO 8601, UTC).")
     var since: String?
-    @Option(help: "The directory to write into (created if missing).")
+    @Option(help: "The directory to write into (created with its parent folders if missing, before the dongle is paired).")
     var out: String
     @Option(name: .customLong("secret-file"), help: "A file holding the pairing secret.")
     var secretFile: String?
@@ -43,6 +43,7 @@ struct PullCommand: ParsableCommand {
             do { sinceMs = try ISO8601.rangeBound(since, endOfDay: false) } catch { throw ValidationError("--since: \(error)") }
         }
         let interactive = StandardStreams.isTerminal(2)
+        let created = try Self.prepareFolder(out)
         do {
             let client = try PullClient(portPath: port, baud: baud)
             client.answerTimeoutMs = answerTimeoutMs
@@ -67,7 +68,44 @@ struct PullCommand: ParsableCommand {
                 + (report.noiseFrames > 0 ? "; \(report.noiseFrames) frame(s) lost to line noise and fetched again" : ""))
         } catch {
             if interactive { StandardErrorLog.write(Array("\n".utf8)) }
+            // A refused pull leaves nothing behind; a folder with trips in it stays, to resume into.
+            Self.removeIfEmpty(created)
             throw UserFacingError("pull: \(error)")
+        }
+    }
+
+    /// Creates `out` and its missing parents and proves it writable, before the dongle is asked
+    /// anything: a folder that cannot be written fails at once, not after pairing. Returns the
+    /// directories it created, outermost first.
+    static func prepareFolder(_ out: String) throws -> [String] {
+        var created: [String] = []
+        var path = out.hasPrefix("/") ? "" : "."
+        do {
+            for part in out.split(separator: "/") {
+                path += "/" + part
+                if FileOperations.exists(path) { continue }
+                try FileOperations.makeDirectory(path)
+                created.append(path)
+            }
+            guard try FileOperations.kind(of: out) == .directory else {
+                throw UserFacingError("pull: \(out) is not a directory; give --out a folder (created if missing)")
+            }
+            // access(2) cannot tell a read-only mount from a permission root ignores: try it.
+            try FileOperations.removeDirectory(try FileOperations.makeUniqueDirectory(prefix: out + "/.fairfuel-pull-probe-"))
+        } catch let error as UserFacingError {
+            removeIfEmpty(created)
+            throw error
+        } catch {
+            removeIfEmpty(created)
+            throw UserFacingError("pull: cannot write into \(out): \(error); nothing was pulled")
+        }
+        return created
+    }
+
+    /// Removes the directories `created` made, innermost first, as long as they are empty.
+    static func removeIfEmpty(_ created: [String]) {
+        for directory in created.reversed() {
+            guard (try? FileOperations.removeDirectory(directory)) != nil else { return }
         }
     }
 

@@ -43,10 +43,9 @@ struct RefuelCommand: ParsableCommand {
         var station: String?
         @Option(help: "A free note.", transform: CheckedArgument.text)
         var note: String?
-        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one, or a settled bill's split would move (it is kept as it was); a refuel inside a settled bill's period is refused all the same.")
+        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one (before it has one: outside what fuel costs anywhere in its currency), or a settled bill's split would move (it is kept as it was); a refuel inside a settled bill's period is refused all the same.")
         var force = false
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func validate() throws {
             switch (liters, gallons) {
@@ -99,10 +98,15 @@ struct RefuelCommand: ParsableCommand {
                 let others = BookChange(bills: change.bills.filter { $0.refuelID != id })
                 if !others.bills.isEmpty { print("other bills re-split:\n" + BookChangeText.text(others, units: units), terminator: "") }
             } catch {
-                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "record the refuel"))
+                let message = StoreFailure.message(error, path: db.path, doing: "record the refuel")
+                // Typed again to correct it: say which refuel it repeats and how to correct that one.
+                guard let existing = try? db.refuelRecorded(near: timestamp) else { throw UserFacingError(message) }
+                throw UserFacingError(
+                    message + " (refuel \(existing), within a minute of this one). To correct it: `fairfuel refuel edit \(existing)` "
+                        + "with --liters, --cost, --at, --partial or --odometer-km; another refuel needs its own --at")
             }
             // A full fill may have recalibrated the fuel estimate: the running service takes it now.
-            control.reloadIfRunning()
+            store.control.tellService()
         }
     }
 
@@ -172,7 +176,6 @@ struct RefuelCommand: ParsableCommand {
         @Flag(help: "Go ahead even when another settled bill's split would move (it is kept as it was; removing the refuel before it widens its period).") var force = false
         @Flag(help: "Print the bills that moved as JSON.") var json = false
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func run() throws {
             let db = try store.open()
@@ -181,7 +184,7 @@ struct RefuelCommand: ParsableCommand {
                 throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "remove refuel \(id)"))
             }
             // The calibration may have changed: the running service takes it now.
-            control.reloadIfRunning(quietly: json)
+            store.control.tellService(json: json)
             if json {
                 print(BookChangeText.json(change))
                 return
@@ -205,11 +208,10 @@ struct RefuelCommand: ParsableCommand {
         @Option(name: .customLong("odometer-km"), help: "The odometer reading, km.") var odometerKilometers: Double?
         @Option(name: .customLong("odometer-mi"), help: "The odometer reading, miles.") var odometerMiles: Double?
         @Flag(name: .customLong("no-odometer"), help: "Forget the odometer reading.") var noOdometer = false
-        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one, or another settled bill's split would move (it is kept as it was); a move into a settled bill's period is refused all the same.")
+        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one (before it has one: outside what fuel costs anywhere in its currency), or another settled bill's split would move (it is kept as it was); a move into a settled bill's period is refused all the same.")
         var force = false
         @Flag(help: "Print the bills that moved as JSON.") var json = false
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func validate() throws {
             if liters != nil && gallons != nil { throw ValidationError("--liters and --gallons are exclusive") }
@@ -254,7 +256,7 @@ struct RefuelCommand: ParsableCommand {
             do { change = try db.editRefuel(id: id, edit, force: force) } catch {
                 throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "correct refuel \(id)"))
             }
-            control.reloadIfRunning(quietly: json)
+            store.control.tellService(json: json)
             if json {
                 print(BookChangeText.json(change))
                 return
@@ -280,6 +282,8 @@ struct RefuelCommand: ParsableCommand {
             let already = chosen.filter { !settled.contains($0) }
             if !settled.isEmpty { print("settled: refuel(s) \(settled.map(String.init).joined(separator: ", ")); they never change again") }
             if !already.isEmpty { print("already settled: \(already.map(String.init).joined(separator: ", "))") }
+            // Bills the service publishes (the uplink, Home Assistant) carry their settled mark.
+            if !settled.isEmpty { store.control.tellService() }
         }
     }
 
@@ -327,6 +331,7 @@ struct RefuelCommand: ParsableCommand {
             do { result = try db.unsettleRefuels(chosen) } catch {
                 throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "unsettle the bills"))
             }
+            if !result.unsettled.isEmpty { store.control.tellService(json: json) }
             if json {
                 print(BookChangeText.json(result.change))
                 return

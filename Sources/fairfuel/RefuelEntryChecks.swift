@@ -73,25 +73,37 @@ enum RefuelEntryChecks {
         return median > 0 ? (median, prices.count) : nil
     }
 
-    /// Refuses a price per litre outside a third to three times the car's usual one, unless forced.
+    /// Refuses a price per litre outside a third to three times the car's usual one, unless forced;
+    /// before the car has a usual price, one outside what fuel costs anywhere in the bill's currency
+    /// (`VehicleProfile.pumpPricePerLiter`).
     static func refuseUnusualPrice(
         cost: MinorUnits, liters: Double, atUTCMs: Int64, currency: String, excluding: Int64? = nil,
         log: [(id: Int64, refuel: RefuelInput)], vehicleCurrency: String, units: DisplayUnits, force: Bool
     ) throws {
-        guard !force, liters > 0,
-              let (usual, count) = usualPricePerLiter(before: atUTCMs, currency: currency, excluding: excluding, in: log, vehicleCurrency: vehicleCurrency)
-        else { return }
+        guard !force, liters > 0 else { return }
         let price = Double(cost.value) / liters
-        guard price < usual / usualPriceFactor || price > usual * usualPriceFactor else { return }
         // Per the unit the family reads volumes in (a litre, a US or a UK gallon).
         let perUnit = units.liters(volume: 1)
         func text(_ perLiter: Double) -> String {
             units.moneyWithCurrency(MinorUnits(Int64((perLiter * perUnit).rounded()))) + "/" + units.volumeUnit
         }
+        let paid = "\(units.moneyWithCurrency(cost)) for \(units.volumeText(liters: liters)) is \(text(price))"
+        let advice = ": check the cost and the volume, or add --force if they are right; nothing was changed"
+        if let (usual, count) = usualPricePerLiter(before: atUTCMs, currency: currency, excluding: excluding, in: log, vehicleCurrency: vehicleCurrency) {
+            guard price < usual / usualPriceFactor || price > usual * usualPriceFactor else { return }
+            throw UserFacingError(
+                "\(paid), far from this car's usual \(text(usual)) (the median of its last \(count) refuels before it; more than "
+                    + "\(Int(usualPriceFactor)) times off)" + advice)
+        }
+        guard let range = VehicleProfile.pumpPricePerLiter(ofCurrency: currency),
+              let digits = VehicleProfile.minorDigits(ofCurrency: currency) else { return }
+        var minorPerMajor = 1.0
+        for _ in 0..<digits { minorPerMajor *= 10 }
+        let lowest = range.lowerBound * minorPerMajor, highest = range.upperBound * minorPerMajor
+        guard price < lowest || price > highest else { return }
         throw UserFacingError(
-            "\(units.moneyWithCurrency(cost)) for \(units.volumeText(liters: liters)) is \(text(price)), far from this car's usual "
-                + "\(text(usual)) (the median of its last \(count) refuels before it; more than "
-                + "\(Int(usualPriceFactor)) times off): check the cost and the volume, or add --force if they are right; nothing was changed")
+            "\(paid), outside what fuel costs anywhere in \(currency) (\(text(lowest)) to \(text(highest)); "
+                + "this car has fewer than \(usualPriceMinimumHistory) refuels to tell its usual price)" + advice)
     }
 
     static func offsetText(_ seconds: Int) -> String {

@@ -76,6 +76,7 @@ struct ReplayCommand: ParsableCommand {
         for (capture, fingerprint) in zip(captures, fingerprints) {
             try replay(capture, fingerprint: fingerprint, into: db)
         }
+        store.control.tellService()
     }
 
     private func replay(_ capture: String, fingerprint: String?, into db: TripStore) throws {

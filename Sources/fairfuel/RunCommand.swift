@@ -11,12 +11,10 @@ struct RunCommand: ParsableCommand {
             SIGTERM or SIGINT: flush the store and exit. SIGHUP: reload the provisioning.
             """)
 
-    @Option(help: "Board profile (TOML); default: /etc/fairfuel/fairfuel.toml if present, else the built-in Pi Zero 2 W.")
+    @Option(help: "Board profile (TOML); default: $FAIRFUEL_BOARD, else /etc/fairfuel/fairfuel.toml if present, else the built-in Pi Zero 2 W.")
     var board: String?
     @Option(help: "The MCU's serial port (overrides the board profile).")
     var port: String?
-    @Option(name: .customLong("control"), help: "Control socket path (overrides the board profile).")
-    var controlSocket: String?
     @Flag(help: "Log debug lines too.")
     var verbose = false
     @OptionGroup var store: StoreOptions
@@ -26,7 +24,8 @@ struct RunCommand: ParsableCommand {
         let status: Int32
         do {
             status = try ServiceDaemon.run(ServiceDaemonOptions(
-                boardPath: board, port: port, controlSocketPath: controlSocket,
+                // The profile and socket every other command finds, so that they reach this service.
+                boardPath: board ?? ServiceBoard.environmentPath, port: port, controlSocketPath: store.control.explicitPath,
                 storePath: store.path, verbose: verbose))
         } catch {
             throw UserFacingError("\(error)")

@@ -4,43 +4,6 @@ import FairFuelEdges
 import FairFuelReports
 import FairFuelService
 
-/// Where the running service's control socket is.
-struct ControlOptions: ParsableArguments {
-    @Option(name: .customLong("control"), help: "The service's control socket (default: the board profile's).")
-    var socketPath: String?
-
-    var resolvedPath: String {
-        socketPath ?? ProcessEnvironment.value("FAIRFUEL_CONTROL").flatMap { $0.isEmpty ? nil : $0 } ?? BoardProfile.piZero2W.control.socketPath
-    }
-
-    /// Seconds `status` and `session end` wait for the service (it answers them at once when it runs).
-    static let answerSeconds: Int32 = 5
-
-    /// The service's answer, or a clear error when it is not running or does not answer.
-    func ask(_ request: String) throws -> String {
-        let answer = try exchange(request, seconds: Self.answerSeconds)
-        if answer.hasPrefix("error:") { throw UserFacingError(String(answer.dropFirst(7)).trimmingTrailingNewline) }
-        return answer
-    }
-
-    /// The answer to `request` within `seconds`; errors say whether nothing listens or nothing answered.
-    func exchange(_ request: String, seconds: Int32, notRunning: String? = nil) throws -> String {
-        switch ControlSocketClient.exchange(path: resolvedPath, request: request, timeoutMs: seconds * 1_000) {
-        case let .answered(answer) where !answer.isEmpty:
-            return answer
-        case .answered:
-            throw UserFacingError("the fairfuel service at \(resolvedPath) closed the connection without answering; see its log (`journalctl -u fairfuel`) and try again")
-        case .noService:
-            throw UserFacingError(notRunning ?? "the fairfuel service is not running (no control socket at \(resolvedPath))")
-        case .noAnswer:
-            // A socket that accepts and never answers: the process is there but not running its loop.
-            throw UserFacingError("the fairfuel service at \(resolvedPath) did not answer within \(seconds) s: it may be stopped "
-                + "(SIGSTOP, a debugger) or overloaded; check it with `systemctl status fairfuel` and its log "
-                + "(`journalctl -u fairfuel`), then try again or restart it with `systemctl restart fairfuel`")
-        }
-    }
-}
-
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",

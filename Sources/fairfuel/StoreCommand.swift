@@ -30,18 +30,19 @@ struct StoreCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() throws {
+            let path = try store.resolvedPath
             let problems: [String]
             do {
                 problems = try store.openReadOnly().checkIntegrity(full: full)
             } catch let error as UserFacingError {
                 throw error
             } catch {
-                throw UserFacingError("cannot check \(store.resolvedPath): \(error)")
+                throw UserFacingError("cannot check \(path): \(error)")
             }
             guard problems.isEmpty else {
-                throw UserFacingError("\(store.resolvedPath) is damaged:\n" + problems.joined(separator: "\n"))
+                throw UserFacingError("\(path) is damaged:\n" + problems.joined(separator: "\n"))
             }
-            print("\(store.resolvedPath): ok (\(full ? "integrity_check" : "quick_check"))")
+            print("\(path): ok (\(full ? "integrity_check" : "quick_check"))")
         }
     }
 
@@ -59,7 +60,7 @@ struct StoreCommand: ParsableCommand {
             } catch let error as UserFacingError {
                 throw error
             } catch {
-                throw UserFacingError("cannot read \(store.resolvedPath): \(error)")
+                throw UserFacingError("cannot read \(try store.resolvedPath): \(error)")
             }
             let budget = try StoreCommand.retention(store).diskBudgetBytes
             let levels = statistics.sessionsByTrackLevel
@@ -134,15 +135,16 @@ struct StoreCommand: ParsableCommand {
             try store.requireExisting()
             let configuration = StoreConfiguration(retention: try StoreCommand.retention(store, budgetBytes: budgetBytes, maxAgeDays: maxAgeDays))
             let report: RetentionReport
-            let files = SQLiteDatabaseFiles(path: store.resolvedPath)
+            let path = try store.resolvedPath
+            let files = SQLiteDatabaseFiles(path: path)
             do {
-                let db = try TripStore(path: store.resolvedPath, configuration: configuration)
+                let db = try TripStore(path: path, configuration: configuration)
                 report = try db.enforceRetention(nowUTCMs: nowMs)
                 // The vacuum's pages sit in the WAL until a checkpoint: measure after one that empties it,
                 // or a store that shrank would read as grown.
                 _ = try? db.connection.checkpoint(.truncate)
             } catch {
-                throw UserFacingError("cannot prune \(store.resolvedPath): \(error)")
+                throw UserFacingError("cannot prune \(path): \(error)")
             }
             let database = SQLiteDatabaseFiles.size(of: files.path) ?? 0
             let wal = SQLiteDatabaseFiles.size(of: files.walPath) ?? 0
@@ -152,6 +154,7 @@ struct StoreCommand: ParsableCommand {
                 + "\(report.sessionsReducedToAnchors) reduced to anchors; \(report.pointsRemoved) points removed, "
                 + "\(report.eventsDeleted) event(s) dropped, \(report.runsDeleted) empty run(s) dropped, \(report.pagesVacuumed) pages vacuumed")
             if report.overBudget { print("still over budget: only summaries are left, and they are kept") }
+            store.control.tellService()
         }
     }
 }

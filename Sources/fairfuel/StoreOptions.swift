@@ -5,15 +5,20 @@ import FairFuelService
 import FairFuelSQLite
 import FairFuelStore
 
-/// `--db PATH` for every command that touches the store.
+/// `--db PATH` for every command that touches the store, with `--control PATH`: a command that
+/// changes the store tells the running service, so every one takes both.
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("db"), help: "The store file (default: $FAIRFUEL_DB, else the board profile's store path).")
     var path: String?
+    @OptionGroup var control: ControlOptions
 
+    /// `--db`, else `$FAIRFUEL_DB`, else the store of the board profile the service runs with, as the service finds it.
     var resolvedPath: String {
-        if let path { return path }
-        if let fromEnvironment = ProcessEnvironment.value("FAIRFUEL_DB"), !fromEnvironment.isEmpty { return fromEnvironment }
-        return BoardProfile.piZero2W.store.path
+        get throws {
+            if let path { return path }
+            if let fromEnvironment = ProcessEnvironment.value("FAIRFUEL_DB"), !fromEnvironment.isEmpty { return fromEnvironment }
+            return try board(for: "its store path").store.path
+        }
     }
 
     /// Opens the store for writing, with a clear error on failure.
@@ -25,6 +30,7 @@ struct StoreOptions: ParsableArguments {
     /// then fails (`FreshStore`): a failing command creates nothing.
     func open(creating: Bool = false) throws -> TripStore {
         if !creating { try requireExisting() }
+        let resolvedPath = try resolvedPath
         do {
             let isNew = !FileOperations.exists(resolvedPath)
             let store = try TripStore(path: resolvedPath)
@@ -48,15 +54,12 @@ struct StoreOptions: ParsableArguments {
     /// The board profile the service runs with: `$FAIRFUEL_BOARD`, else the installed one if readable,
     /// else the built-in default; `purpose` says in an error what it was read for.
     func board(for purpose: String) throws -> BoardProfile {
-        do {
-            return try ServiceDaemon.loadBoard(path: ProcessEnvironment.value("FAIRFUEL_BOARD").flatMap { $0.isEmpty ? nil : $0 })
-        } catch {
-            throw UserFacingError("cannot read the board profile for \(purpose): \(error)")
-        }
+        try ServiceBoard.load(for: purpose)
     }
 
     /// Refuses a path with no store, saying which commands create one (rather than SQLite's "unable to open").
     func requireExisting() throws {
+        let resolvedPath = try resolvedPath
         guard FileOperations.exists(resolvedPath) else {
             throw UserFacingError(
                 "no store at \(resolvedPath) yet: `fairfuel run` creates it, as do `replay`, "
@@ -68,6 +71,7 @@ struct StoreOptions: ParsableArguments {
     func openReadOnly() throws -> TripStore {
         // A reading command creates nothing.
         try requireExisting()
+        let resolvedPath = try resolvedPath
         do {
             return try TripStore(path: resolvedPath, readOnly: true)
         } catch {

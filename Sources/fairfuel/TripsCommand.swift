@@ -90,7 +90,6 @@ struct TripsCommand: ParsableCommand {
         @Flag(help: "Go ahead even when a settled bill would move (it is kept as it was).") var force = false
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func run() throws {
             let db = try store.open()
@@ -103,7 +102,7 @@ struct TripsCommand: ParsableCommand {
             let result: (change: BookChange, trips: [TripCorrection])
             do { result = try db.assignTrips(references, to: record.id, force: force) } catch { throw UserFacingError("\(error)") }
             // The re-split may have recalibrated the fuel estimate: the running service takes it now.
-            control.reloadIfRunning(quietly: json)
+            store.control.tellService(json: json)
             if json {
                 var j = JSONLine()
                 j.addRaw("trips", json: JSONLine.array(result.trips.map { trip in
@@ -138,7 +137,6 @@ struct TripsCommand: ParsableCommand {
         @Flag(help: "Go ahead even when a settled bill would move (it is kept as it was).") var force = false
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func run() throws {
             guard let reference = TripReference(trip) else { throw ValidationError("'\(trip)' is not a trip id (42, or u7)") }
@@ -146,7 +144,7 @@ struct TripsCommand: ParsableCommand {
             let units = try TripsCommand.units(db)
             let result: (change: BookChange, trip: TripCorrection)
             do { result = try db.deleteTrip(reference, force: force) } catch { throw UserFacingError("\(error)") }
-            control.reloadIfRunning(quietly: json)
+            store.control.tellService(json: json)
             let untracked = result.trip.untracked.map { "u\($0)" }
             if json {
                 var j = JSONLine()
@@ -231,7 +229,6 @@ extension TripsCommand {
         @Flag(help: "Go ahead even when a settled bill would move (it is kept as it was).") var force = false
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func run() throws {
             let db = try store.openReadOnly()
@@ -267,7 +264,6 @@ extension TripsCommand {
             guard let chosen else { throw UserFacingError("no trip given") }
             var assign = try Assign.parse([trips, chosen] + (force ? ["--force"] : []) + (json ? ["--json"] : []))
             assign.store = store
-            assign.control = control
             try assign.run()
         }
     }

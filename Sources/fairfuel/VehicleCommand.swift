@@ -49,7 +49,6 @@ struct VehicleCommand: ParsableCommand {
         @Option(help: "Who pays for untracked driving: owner or pro_rata (bills from --from on, and bills to come).") var untracked: String?
         @Option(help: "With --untracked: the bills from DATE on (YYYY-MM-DD or ISO 8601); default every bill not yet settled.") var from: String?
         @OptionGroup var store: StoreOptions
-        @OptionGroup var control: ControlOptions
 
         func validate() throws {
             if let x = litersPer100km, !VehicleProfile.ratedLitersPer100kmRange.contains(x) { throw ValidationError("--l-per-100km must be 1 to 40") }
@@ -118,7 +117,7 @@ struct VehicleCommand: ParsableCommand {
                 if v.isDefaultCar { print(VehicleCommand.defaultCarHint) }
             }
             if let zone { print("times shown in \(DisplayUnits.zoneText(zone, atUTCMs: WallClock.utcMilliseconds()))") }
-            control.reloadIfRunning()
+            store.control.tellService()
         }
     }
 }

@@ -135,7 +135,7 @@ import TestSupport
             (["trips", "delete", "abc"], "'abc' is not a trip id"),
             (["refuel", "edit", "2", "--cost", "abc"], "--cost"),
             (["refuel", "edit", "2", "--liters", "0"], "must be more than 0"),
-            (["refuel", "edit", "2", "--liters", "99"], "is more than the 55.0 L tank"),
+            (["refuel", "edit", "2", "--liters", "99", "--cost", "180"], "is more than the 55.0 L tank"),
             (["refuel", "edit", "9", "--liters", "3"], "no refuel with id 9"),
             (["refuel", "edit", "2"], "nothing to change"),
             (["refuel", "edit", "2", "--full", "--partial"], "exclusive"),

@@ -130,7 +130,7 @@ import TestSupport
         let db = try Self.familyStore()
         let cases: [([String], String)] = [
             (["refuel", "--at", "2026-11-25T10:00Z", "--liters=-4", "--cost", "5"], "'-4' is out of range: 0.1 to 500 L"),
-            (["refuel", "--at", "2026-11-25T10:00Z", "--liters", "80", "--cost", "5"], "80.0 L is more than the 55.0 L tank"),
+            (["refuel", "--at", "2026-11-25T10:00Z", "--liters", "80", "--cost", "150"], "80.0 L is more than the 55.0 L tank"),
             (["refuel", "--at", "2026-11-25T10:00Z", "--liters", "4", "--cost=-5"], "'-5' is out of range: 0 to 100000"),
             (["refuel", "--at", "2026-11-20T07:00:30Z", "--liters", "4", "--cost", "5"], "a refuel at that moment is already recorded"),
             (["refuel", "--at", "2026-11-25T10:00Z", "--liters", "4", "--cost", "5", "--odometer-km", "11990"], "the odometer goes backwards"),

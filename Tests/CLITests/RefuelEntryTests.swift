@@ -148,6 +148,53 @@ import TestSupport
         #expect(try Self.refuelCount(db) == 5)
     }
 
+    /// 6.00 EUR for 38 L (a digit short) went into a new car's books: with too few refuels for a usual
+    /// price, one outside what fuel costs anywhere in the car's currency needs --force. The range
+    /// is the currency's: 158 JPY or 600 HUF a litre is a price, 16 JPY or 60 HUF is not.
+    @Test func aPriceNoPumpChargesNeedsForceBeforeTheCarHasAUsualOne() throws {
+        let db = try Self.emptyStore()
+        let short = try Self.run(["refuel", "--at", "2026-11-05T10:00Z", "--liters", "38", "--cost", "6.00", "--db", db])
+        #expect(short.exitCode != 0)
+        #expect(short.standardError.contains(
+            "6.00 EUR for 38.00 L is 0.16 EUR/L, outside what fuel costs anywhere in EUR (0.17 EUR/L to 4.40 EUR/L"), "\(short.standardError)")
+        #expect(short.standardError.contains("--force") && short.standardError.contains("nothing was changed"), "\(short.standardError)")
+        let dear = try Self.run(["refuel", "--at", "2026-11-05T10:00Z", "--liters", "3.8", "--cost", "60.00", "--db", db])
+        #expect(dear.exitCode != 0)
+        #expect(dear.standardError.contains("is 15.79 EUR/L, outside what fuel costs anywhere in EUR"), "\(dear.standardError)")
+        #expect(try Self.refuelCount(db) == 0)
+        #expect(try Self.run(["refuel", "--at", "2026-11-05T10:00Z", "--liters", "38", "--cost", "60.00", "--db", db]).exitCode == 0)
+        let forced = try Self.run(["refuel", "--at", "2026-11-06T10:00Z", "--liters", "38", "--cost", "6.00", "--force", "--db", db])
+        #expect(forced.exitCode == 0, "\(forced.standardError)")
+        // A correction before the car has a usual price: the same range.
+        let edit = try Self.run(["refuel", "edit", "1", "--cost", "600", "--db", db])
+        #expect(edit.exitCode != 0)
+        #expect(edit.standardError.contains("outside what fuel costs anywhere in EUR"), "\(edit.standardError)")
+        #expect(try Self.refuelCount(db) == 2)
+
+        for (currency, price, typo, range) in [
+            ("JPY", "6000", "600", "(31 JPY/L to 780 JPY/L"), ("HUF", "22800", "2280", "(66.00 HUF/L to 1700.00 HUF/L"),
+        ] {
+            let other = try Self.emptyStore()
+            #expect(try Self.run(["vehicle", "set", "--currency", currency, "--db", other]).exitCode == 0)
+            let refused = try Self.run(["refuel", "--at", "2026-11-05T10:00Z", "--liters", "38", "--cost", typo, "--db", other])
+            #expect(refused.exitCode != 0, "\(currency) \(typo) for 38 L")
+            #expect(refused.standardError.contains("outside what fuel costs anywhere in \(currency) \(range)"), "\(refused.standardError)")
+            let right = try Self.run(["refuel", "--at", "2026-11-05T10:00Z", "--liters", "38", "--cost", price, "--db", other])
+            #expect(right.exitCode == 0, "\(currency) \(price) for 38 L: \(right.standardError)")
+        }
+    }
+
+    /// The same refuel typed again (to correct it) was refused with "already recorded" and no way on.
+    @Test func aRefuelTypedAgainPointsToRefuelEdit() throws {
+        let db = try Self.emptyStore()
+        #expect(try Self.run(["refuel", "--at", "2026-11-05T10:00Z", "--liters", "38", "--cost", "66.00", "--db", db]).exitCode == 0)
+        let again = try Self.run(["refuel", "--at", "2026-11-05T10:00:30Z", "--liters", "38", "--cost", "68.00", "--db", db])
+        #expect(again.exitCode != 0)
+        #expect(again.standardError.contains("a refuel at that moment is already recorded (refuel 1, within a minute of this one)"), "\(again.standardError)")
+        #expect(again.standardError.contains("`fairfuel refuel edit 1`"), "\(again.standardError)")
+        #expect(try Self.refuelCount(db) == 1)
+    }
+
     /// In Berlin the clocks go from 02:00 to 03:00 on 2026-03-29: 02:30 was once stored as 03:30.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/Europe/Berlin")))
     func aLocalTimeTheZoneSkipsIsRefused() throws {

@@ -312,6 +312,32 @@ import TestSupport
         #expect(right.exitCode == 0, "\(right.standardError)")
     }
 
+    /// `pull --out ~/cars/golf` without `~/cars` failed, and only after pairing: the folder and its
+    /// parents are made first, a refused pull takes away what it made, and a folder that cannot be
+    /// made fails before the dongle's port is even opened.
+    @Test func theOutFolderAndItsParentsAreMadeBeforePairing() throws {
+        let fixture = try Self.fixture(replays: 1)
+        let blocker = fixture.directory + "/not-a-folder"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
+        let unmakeable = try FairFuelExecutable.run(
+            ["pull", "--port", fixture.directory + "/no-such-port", "--out", blocker + "/golf", "--secret", fixture.secret])
+        #expect(unmakeable.exitCode != 0)
+        #expect(unmakeable.standardError.contains("cannot write into \(blocker)/golf"), "\(unmakeable.standardError)")
+        #expect(!unmakeable.standardError.contains("no-such-port"), "the folder is checked before the port: \(unmakeable.standardError)")
+
+        let link = try Link(directory: fixture.directory)
+        let server = try Self.serve(fixture, link)
+        defer { server.kill(SIGTERM) }
+        let refused = try Self.pull(link, out: fixture.directory + "/stranger/deep/golf", secret: String(repeating: "0", count: 32))
+        #expect(refused.exitCode != 0)
+        #expect(!FileManager.default.fileExists(atPath: fixture.directory + "/stranger"), "a refused pull leaves no folder behind")
+        let out = fixture.directory + "/cars/family/golf"
+        let result = try Self.pull(link, out: out, secret: fixture.secret)
+        #expect(result.exitCode == 0, "\(result.standardError)\n\(server.standardError)")
+        #expect(FileManager.default.fileExists(atPath: out + "/trips.json"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).allSatisfy { !$0.hasPrefix(".fairfuel-pull-probe-") })
+    }
+
     @Test func garbageOnTheLineIsCountedAndTheServerStillServes() throws {
         let fixture = try Self.fixture(replays: 2)
         let link = try Link(directory: fixture.directory)

@@ -134,7 +134,9 @@ struct HomeAssistantDiscovery {
     private func config(_ component: String, _ object: String, vehicle: VehicleProfile, _ fill: (inout JSONLine) -> Void) -> Message {
         var j = JSONLine()
         j.add("unique_id", "\(vehicleID)_\(object)")
-        j.add("object_id", "fairfuel_\(object)")
+        // The entity id Home Assistant gives it at first (`sensor.fairfuel_driver`): `default_entity_id`
+        // since 2025.10, which stopped honouring `object_id` in 2026.4.
+        j.add("default_entity_id", "\(component).fairfuel_\(object)")
         fill(&j)
         j.add("availability_topic", availabilityTopic)
         j.add("payload_available", "online")

@@ -52,8 +52,7 @@ import Testing
             ("ProtectControlGroups", "yes"), ("LockPersonality", "yes"), ("MemoryDenyWriteExecute", "yes"),
             ("RestrictNamespaces", "yes"), ("RestrictRealtime", "yes"), ("RestrictSUIDSGID", "yes"),
             ("DevicePolicy", "closed"), ("CapabilityBoundingSet", ""), ("SystemCallArchitectures", "native"),
-            ("RestrictAddressFamilies", "AF_UNIX AF_INET AF_INET6"), ("IPAddressDeny", "any"),
-            ("IPAddressAllow", "localhost"), ("MemoryMax", "64M"),
+            ("RestrictAddressFamilies", "AF_UNIX AF_INET AF_INET6"), ("MemoryMax", "64M"),
         ]
         for (key, value) in required {
             #expect(Self.values(key, in: service) == [value], "\(key)")
@@ -64,6 +63,20 @@ import Testing
         #expect(devices.contains("char-ttyACM rw") && devices.contains("char-ttyGS rw"))
         #expect(Self.values("WantedBy", in: sections["Install"]) == ["multi-user.target"])
         #expect(Self.values("StartLimitIntervalSec", in: sections["Unit"]) == ["0"])
+    }
+
+    /// The uplink reaches the broker its board profile names (a LAN or a cloud host, not only the
+    /// loopback), and its password comes as docs/mqtt.md says: `LoadCredential=mqtt:...`, with an
+    /// empty fallback so that a car without the file still starts.
+    @Test func letsTheUplinkReachItsBrokerWithItsCredentials() throws {
+        let service = try Self.parse(String(contentsOfFile: Self.path, encoding: .utf8))["Service"]
+        #expect(Self.values("IPAddressDeny", in: service).isEmpty, "a broker off the loopback would be unreachable")
+        #expect(Self.values("PrivateNetwork", in: service).isEmpty)
+        #expect(Self.values("LoadCredential", in: service) == ["mqtt:/etc/fairfuel/mqtt.credentials"])
+        #expect(Self.values("SetCredential", in: service) == ["mqtt:no /etc/fairfuel/mqtt.credentials"])
+        let guide = try String(contentsOfFile: ScriptRunner.root + "/docs/mqtt.md", encoding: .utf8)
+        #expect(guide.contains("LoadCredential=mqtt:/etc/fairfuel/mqtt.credentials"))
+        #expect(guide.contains("credentials = \"mqtt\""))
     }
 
     @Test func agreesWithTheDefaultBoardProfile() throws {
