@@ -11,6 +11,9 @@ public struct ReplaySpeedCheck: Sendable {
     public static let implausibleMetersPerSecond = 300 / 3.6
     /// Shorter stretches are not judged: a few fixes' error is not a speed.
     public static let minimumMeters = 500.0
+    /// Untracked driving is judged over this long at least: a chunk counts its first step's
+    /// distance but not that step's time (a straight line bridged across a tunnel).
+    public static let minimumUntrackedMs: Int64 = 60_000
 
     /// The fastest stretch judged implausible, nil when none was.
     public private(set) var fastest: (distance: Meters, durationMs: Int64)?
@@ -43,7 +46,8 @@ public struct ReplaySpeedCheck: Sendable {
                 implausibleCount += 1
             }
         case let .untrackedDriving(chunk):
-            if judge(chunk.distance, chunk.to.value - chunk.from.value) { implausibleCount += 1 }
+            let durationMs = chunk.to.value - chunk.from.value
+            if durationMs >= Self.minimumUntrackedMs, judge(chunk.distance, durationMs) { implausibleCount += 1 }
         default:
             break
         }
@@ -54,10 +58,8 @@ public struct ReplaySpeedCheck: Sendable {
         guard distance.value >= Self.minimumMeters,
             distance.value > Self.implausibleMetersPerSecond * Double(max(0, durationMs)) / 1_000
         else { return false }
-        if let known = fastest {
-            // Faster: more metres per millisecond (cross-multiplied, so a zero duration is the fastest).
-            if distance.value * Double(known.durationMs) > known.distance.value * Double(durationMs) { fastest = (distance, durationMs) }
-        } else {
+        // Faster: more metres per millisecond (cross-multiplied, so that a zero duration is the fastest).
+        if fastest.map({ distance.value * Double($0.durationMs) > $0.distance.value * Double(durationMs) }) ?? true {
             fastest = (distance, durationMs)
         }
         return true
