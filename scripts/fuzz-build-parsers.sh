@@ -15,4 +15,5 @@ swiftc "${flags[@]}" -I "$numerics_shims" -emit-module -emit-library -static -mo
   -emit-module-path "$out/RealModule.swiftmodule" -o "$out/libRealModule.a" "$numerics"/RealModule/*.swift
 swiftc "${flags[@]}" -I "$out" -I "$numerics_shims" -emit-module -emit-library -static -module-name FairFuelParsers \
   -emit-module-path "$out/FairFuelParsers.swiftmodule" -o "$out/libFairFuelParsers.a" \
-  Sources/FairFuelParsers/NMEA/*.swift Sources/FairFuelParsers/Lexer/*.swift Sources/FairFuelParsers/UBX/*.swift
+  Sources/FairFuelParsers/NMEA/*.swift Sources/FairFuelParsers/Lexer/*.swift Sources/FairFuelParsers/UBX/*.swift \
+  Sources/FairFuelParsers/CASIC/*.swift

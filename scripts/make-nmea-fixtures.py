@@ -190,6 +190,39 @@ def casic_mixed():
     write("nmea-casic.log", out)
 
 
+def casic_only():
+    # A Quectel L76K set to CASIC binary output only (PCAS03 all zero): NAV-PV then NAV-TIMEUTC each epoch.
+    track = Track(52.5200, 13.4050, 90)
+    out = header("casic-only", "CASIC binary only, no NMEA (Quectel L76K, ATGM336H in binary mode)", [
+        "Truth: 6 epochs at 1 Hz from 2025-03-14T09:26:00Z, 15 m/s course 090, 40.5 m above sea level, 11 satellites.",
+        "Each epoch: NAV-PV (0x01 0x03, 80 bytes) then NAV-TIMEUTC (0x01 0x10, 24 bytes) of the same run time,",
+        "laid out by the CASIC protocol specification V4.2.0.3, 2.7.4 and 2.7.5. Epoch 2's NAV-PV has a bad",
+        "checksum and epoch 4's is cut after 40 bytes (both rejected, their epochs lost): 4 fixes, 10 CASIC packets.",
+    ])
+    for second in range(6):
+        run_time = 61_000 + second * 1000
+        lat, lon = track.at(15 * second)
+        pv = struct.pack("<IBBBBBBBBf", run_time, 7, 7, 0x03, 11, 6, 5, 0, 0, 1.6)
+        pv += struct.pack("<dd", lon, lat)
+        # height, sepGeoid, hAcc, vAcc, velN, velE, velU, speed3D, speed2D, heading, sAcc, cAcc
+        pv += struct.pack("<12f", 80.0, 39.5, 4.0, 9.0, 0.0, 15.0, 0.0, 15.0, 15.0, 90.0, 0.04, 1.0)
+        frame = casic(0x01, 0x03, pv)
+        if second == 2:
+            frame = bytearray(frame)
+            frame[6 + 24 + 2] ^= 0x20
+            frame = bytes(frame)
+        if second == 4:
+            frame = frame[:40]
+        out += frame
+        utc = struct.pack("<Iff", run_time, 1e-14, 0.0)
+        utc += struct.pack("<HBBBBBBBBH", 2025, 3, 14, 9, 26, second, 0x07, 0, 3, 0)
+        out += casic(0x01, 0x10, utc)
+    # `fairfuel nmea` hands the lexer each line with its LF: the file ends with one, so that the CLI
+    # and the decoder see the same bytes (and share the golden output).
+    out += b"\n"
+    write("casic-only.log", out)
+
+
 def gga_10hz():
     # A 10 Hz receiver configured for GGA and GSA only: no RMC, VTG or ZDA, so no date and no speed.
     track = Track(45.5000, -73.5600, 30)
@@ -244,6 +277,7 @@ if __name__ == "__main__":
     marine()
     ublox_mixed()
     casic_mixed()
+    casic_only()
     gga_10hz()
     zda_date()
     midnight()

@@ -114,4 +114,7 @@ public enum DomainOutput: Sendable, Equatable {
     case utcAnchored(offsetMs: Int64, at: LinkMilliseconds)
     /// Link time no longer maps to UTC (the MCU restarted): stamp nothing until anchored again.
     case utcUnknown(at: LinkMilliseconds)
+    /// A run of fixes whose receiver time is `stepMs` off link time (negative: back) began: a
+    /// bad epoch, kept out of the anchor and the trip (`UTCAnchor`); once per run.
+    case receiverTimeRejected(stepMs: Int64, at: LinkMilliseconds)
 }

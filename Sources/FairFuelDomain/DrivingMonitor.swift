@@ -168,7 +168,14 @@ public struct DrivingMonitor: Sendable {
                     identity, driver: directory.driver(for: identity), rssiDBm: rssi, at: time, heardWith: identity == first ? nil : first)
             }
         case let .fix(fix, _):
-            if utc.update(fix: fix, at: time), let offset = utc.offsetMs {
+            let reading = utc.update(fix: fix, at: time)
+            if case let .badEpoch(stepMs, firstOfRun) = reading {
+                // The receiver's clock disagrees with link time: neither its time nor its
+                // position is the trip's (UTCAnchor says when it is believed again).
+                if firstOfRun { emit(.receiverTimeRejected(stepMs: stepMs, at: time)) }
+                break
+            }
+            if reading == .moved, let offset = utc.offsetMs {
                 emit(.utcAnchored(offsetMs: offset, at: time))
                 if let open = openAcrossRestart, let receiverUTC = fix.utc {
                     judgeAcrossRestart(open, fixUTCMs: receiverUTC.millisecondsSinceEpoch, fix: fix, at: time, offsetMs: offset, emit)

@@ -112,6 +112,7 @@ extension ServiceCore {
         json.addRaw("frames", json: linkCounters.jsonObject)
         let monitor = ingest.monitor
         json.add("gnss_fixes_rejected", monitor.motion.rejectedGateCount + monitor.motion.rejectedOutlierCount)
+        json.add("gnss_bad_epochs", monitor.utc.badEpochCount)
         json.add("utc_known", monitor.utc.offsetMs != nil)
         json.add("link_time_ms", time.value)
         json.add("mcu_reboots", linkClock.reboots)

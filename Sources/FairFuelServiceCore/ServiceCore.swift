@@ -47,6 +47,8 @@ public final class ServiceCore {
     private var unknownTagLog = RateLimitedLog<UInt8>()
     /// Warnings about commands and the MCU's own log lines, one a minute per kind.
     private var commandLog = RateLimitedLog<CommandLogKind>()
+    /// A receiver whose clock jumped has been logged once; later runs are counted in `status`.
+    private var receiverTimeJumpLogged = false
     /// The link's counters as last summarised for the event log (`recordLinkErrors`), and when.
     private var linkErrorsRecorded = LinkCounters()
     private var lastLinkErrorSummary: LinkMilliseconds?
@@ -362,6 +364,11 @@ public final class ServiceCore {
             }
         case let .utcAnchored(offset, _):
             logger.info("UTC known from GNSS (offset \(offset) ms)")
+        case let .receiverTimeRejected(stepMs, _) where !receiverTimeJumpLogged:
+            receiverTimeJumpLogged = true
+            logger.warning(
+                "GNSS receiver time jumped \(stepMs < 0 ? "back" : "forward") by \(JSONLine.formatFixed(Double(abs(stepMs)) / 1_000, decimals: 1)) s "
+                    + "against the MCU's clock: bad epochs are left out of trips (logged once; counted in status as gnss_bad_epochs)")
         default:
             break
         }

@@ -10,8 +10,9 @@ struct NMEACommand: ParsableCommand {
         discussion: """
             Reads FILE as a byte stream, through the same packet lexer and parser as
             the MCU's NMEA frames: sentences of any talker, with binary packets
-            (u-blox UBX, CASIC, SiRF, RTCM 3, Garmin) skipped whole and counted,
-            '#' comment lines and noise counted; sentences with a bad checksum,
+            (u-blox UBX, CASIC, SiRF, RTCM 3, Garmin) counted, and skipped unless they
+            are a navigation solution (UBX NAV-PVT or HNR-PVT, CASIC NAV-PV timed by
+            NAV-TIMEUTC: a fix where no NMEA gives one), '#' comment lines and noise counted; sentences with a bad checksum,
             malformed or unsupported ones are counted and skipped.
             With --json: one JSON object per fix ({"utc":...,"lat":...,"lon":...,
             "alt_m":...,"speed_mps":...,"course_deg":...,"mode":0-3,"sats":...,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FairFuelCore
 import FairFuelEdges
 import FairFuelService
 import FairFuelSimulation
@@ -104,6 +105,18 @@ struct ReplayCommand: ParsableCommand {
             + (report.sessionsResumed > 0 ? ", \(report.sessionsResumed) resumed without a tap" : ""))
         if report.sessionsEndedAtStartup > 0 {
             print("ended \(report.sessionsEndedAtStartup) session(s) left open by an earlier run (power_loss)")
+        }
+        if report.badEpochs > 0 {
+            print("GNSS: \(report.badEpochs) fix(es) whose receiver time jumped against the capture's were left out (bad epochs)")
+        }
+        if let kilometersPerHour = report.speeds.fastestKilometersPerHour, let fastest = report.speeds.fastest {
+            // The replay stands: the warning says what its trips are worth.
+            StandardErrorLog.write(Array((
+                "warning: \(name): \(report.speeds.implausibleCount) trip(s) at speeds no car reaches (the fastest "
+                    + "\(JSONLine.formatFixed(fastest.distance.kilometers, decimals: 2)) km in \(JSONLine.formatFixed(Double(fastest.durationMs) / 1_000, decimals: 1)) s, "
+                    + (kilometersPerHour.isFinite ? "\(Int(kilometersPerHour.rounded())) km/h" : "no time at all")
+                    + "): the capture was probably recorded from a simulator running faster than real time, "
+                    + "whose receiver times and positions move at the simulated pace while the capture's clock does not\n").utf8))
         }
         if report.link.errorTotal > 0 {
             print("link errors: " + report.link.named.filter { $0.name != "frames" && $0.value > 0 }.map { "\($0.name) \($0.value)" }.joined(separator: ", "))

@@ -8,7 +8,7 @@ import TestSupport
     static let fixtures = PackagePaths.root + "/Tests/FairFuelParsersTests/Fixtures/nmea"
 
     @Test(arguments: [
-        "synthetic/marine-talkers.log", "synthetic/nmea-ubx.log", "synthetic/nmea-casic.log",
+        "synthetic/marine-talkers.log", "synthetic/nmea-ubx.log", "synthetic/nmea-casic.log", "synthetic/casic-only.log",
         "synthetic/gga-10hz.log", "synthetic/midnight.log", "gpsd/mixed-binary/ublox-neo-m8l.log",
     ])
     func jsonMatchesTheGoldenDecode(log: String) throws {

@@ -3,7 +3,8 @@ import FairFuelCore
 /// Bytes, text lines or framed sentences in, GNSS fixes out: an `NMEAStreamDecoder`
 /// (packet lexer and sentence decoder) feeding a `GNSSFixAssembler`.
 ///
-/// Raw bytes may also carry u-blox binary solutions (NAV-PVT, HNR-PVT). NMEA is
+/// Raw bytes may also carry binary solutions (u-blox NAV-PVT, HNR-PVT; CASIC NAV-PV
+/// with NAV-TIMEUTC, `CASICNavigationSolution`). NMEA is
 /// preferred: a binary fix is used only when no NMEA sentence with a time within
 /// 1.5 s of its own came (the receiver has NMEA turned off, or sends it at a lower
 /// rate than its binary solutions), and only if it is newer than

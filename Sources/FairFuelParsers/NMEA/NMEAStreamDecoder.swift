@@ -1,6 +1,6 @@
 /// A receiver's raw byte stream (or the MCU's NMEA frames) in, decoded sentences
 /// out: a `GNSSPacketLexer` feeding an `NMEADecoder`. Binary packets are counted
-/// by the lexer and skipped.
+/// by the lexer; `nextItem()` also turns binary navigation solutions into fixes.
 ///
 /// Pull-based so that callers may mutate their own state between sentences:
 /// `feed` takes bytes, `next()` returns the next decoded sentence or nil when
@@ -8,6 +8,8 @@
 public struct NMEAStreamDecoder: Sendable {
     public private(set) var lexer: GNSSPacketLexer
     public private(set) var decoder: NMEADecoder
+    /// Pairs CASIC NAV-PV with NAV-TIMEUTC (`nextItem()` only).
+    public private(set) var casic = CASICNavigationSolution()
 
     /// `maximumPacketBytes`, when given, overrides the configuration's.
     public init(configuration: NMEAConfiguration = NMEAConfiguration(), maximumPacketBytes: Int? = nil) {
@@ -42,7 +44,7 @@ public struct NMEAStreamDecoder: Sendable {
     }
 
     /// What the stream holds besides noise: a decoded sentence, or a fix from a
-    /// binary navigation solution (UBX NAV-PVT, HNR-PVT).
+    /// binary navigation solution (UBX NAV-PVT, HNR-PVT; CASIC NAV-PV timed by NAV-TIMEUTC).
     public enum Item: Sendable {
         case sentence(NMEASentence)
         case fix(GNSSFix)
@@ -56,7 +58,9 @@ public struct NMEAStreamDecoder: Sendable {
                 if let sentence = lexer.withBytes(of: packet, { decoder.decode($0) }) { return .sentence(sentence) }
             case .ubx:
                 if let fix = lexer.withBytes(of: packet, { UBXNavigationSolution.fix($0) }) { return .fix(fix) }
-            case .casic, .sirf, .rtcm3, .garmin, .comment:
+            case .casic:
+                if let fix = lexer.withBytes(of: packet, { casic.add($0) }) { return .fix(fix) }
+            case .sirf, .rtcm3, .garmin, .comment:
                 continue
             }
         }

@@ -17,6 +17,10 @@ public struct ReplayReport: Sendable {
     public var lastTimeMs: UInt64
     /// Sessions taken up again without a tap (continuity rules).
     public var sessionsResumed: Int = 0
+    /// Trips faster than any car: the capture was probably recorded from a sped-up simulator.
+    public var speeds = ReplaySpeedCheck()
+    /// Fixes whose receiver time was off the capture's time (`UTCAnchor`), left out of the trips.
+    public var badEpochs = 0
 }
 
 /// Where a replay stands, for progress lines of long (soak) replays.
@@ -107,6 +111,11 @@ public struct Replay {
             store: store, run: run, directory: directory, policy: flushPolicy, fuelScale: vehicle.fuelScale,
             continuing: resumable?.session, holding: resumable?.heldUntracked ?? [])
         var decoder = FrameDecoder(sender: .mcu)
+        var speeds = ReplaySpeedCheck()
+        func record(_ output: DomainOutput) {
+            speeds.observe(output)
+            recorder.record(output)
+        }
         var lastTime: UInt64 = 0
         let every = progress.map { UInt64($0.everyMs) } ?? .max
         var nextSnapshot = every
@@ -124,18 +133,18 @@ public struct Replay {
             lastTime = timeMs
             decoder.decode(bytes) { output in
                 guard case let .frame(frame) = output else { return }
-                ingest.handle(frame, at: LinkMilliseconds(Int64(timeMs)), recorder.record)
+                ingest.handle(frame, at: LinkMilliseconds(Int64(timeMs)), record)
             }
         }
         decoder.finish()
-        ingest.finish(at: LinkMilliseconds(Int64(lastTime)), recorder.record)
+        ingest.finish(at: LinkMilliseconds(Int64(lastTime)), record)
         recorder.flush()
         progress?.report(snapshot(at: lastTime, final: true))
         if let error = recorder.firstError { throw error }
         return ReplayReport(
             link: decoder.counters, sessionsStarted: recorder.sessionsStarted, sessionsEnded: recorder.sessionsEnded,
             pointsWritten: recorder.pointsWritten, sessionsEndedAtStartup: endedAtStartup, lastTimeMs: lastTime,
-            sessionsResumed: recorder.sessionsResumed)
+            sessionsResumed: recorder.sessionsResumed, speeds: speeds, badEpochs: ingest.monitor.utc.badEpochCount)
     }
 }
 

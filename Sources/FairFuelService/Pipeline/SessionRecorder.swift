@@ -252,7 +252,7 @@ public final class SessionRecorder {
             if !attempt({ try store.logEvent(kind: "unknown_tag", detail: uid.description, utcMs: utc.utc(at)?.millisecondsSinceEpoch) }) {
                 lose(.event, 1)
             }
-        case .feedback, .transition:
+        case .feedback, .transition, .receiverTimeRejected:
             break
         }
     }

@@ -138,22 +138,61 @@ struct ReceiverTimeTests {
     @Test("one epoch with a wrong date never moves the anchor; two that agree do")
     func anchorNeedsTwoAgreeingFixes() {
         var anchor = UTCAnchor()
-        do { let moved = anchor.update(fix: Self.dated(Self.morningUTCMs), at: LinkMilliseconds(1_000)); #expect(moved) }
+        do { let reading = anchor.update(fix: Self.dated(Self.morningUTCMs), at: LinkMilliseconds(1_000)); #expect(reading == .moved) }
         let offset = anchor.offsetMs
         // A week-number rollover: 1024 weeks back, once.
-        do { let moved = anchor.update(fix: Self.dated(Self.morningUTCMs + 1_000 - 1024 * 604_800_000), at: LinkMilliseconds(2_000)); #expect(!moved) }
-        do { let moved = anchor.update(fix: Self.dated(Self.morningUTCMs + 2_000), at: LinkMilliseconds(3_000)); #expect(!moved) }
+        do { let reading = anchor.update(fix: Self.dated(Self.morningUTCMs + 1_000 - 1024 * 604_800_000), at: LinkMilliseconds(2_000)); #expect(reading != .moved) }
+        do { let reading = anchor.update(fix: Self.dated(Self.morningUTCMs + 2_000), at: LinkMilliseconds(3_000)); #expect(reading != .moved) }
         #expect(anchor.offsetMs == offset)
         // The receiver's clock really stepped by a minute: confirmed by the next epoch.
-        do { let moved = anchor.update(fix: Self.dated(Self.morningUTCMs + 63_000), at: LinkMilliseconds(4_000)); #expect(!moved) }
-        do { let moved = anchor.update(fix: Self.dated(Self.morningUTCMs + 64_000), at: LinkMilliseconds(5_000)); #expect(moved) }
+        do { let reading = anchor.update(fix: Self.dated(Self.morningUTCMs + 63_000), at: LinkMilliseconds(4_000)); #expect(reading != .moved) }
+        do { let reading = anchor.update(fix: Self.dated(Self.morningUTCMs + 64_000), at: LinkMilliseconds(5_000)); #expect(reading == .moved) }
         #expect(anchor.offsetMs == offset.map { $0 + 60_000 })
+    }
+
+    @Test("once anchored, a receiver time hours back or ahead of link time is a bad epoch, however many agree")
+    func jumpsAreBadEpochs() {
+        for stepMs: Int64 in [-7_200_000, -6_000, 7_200_000, -1024 * 604_800_000] {
+            var anchor = UTCAnchor()
+            #expect(anchor.update(fix: Self.dated(Self.morningUTCMs), at: LinkMilliseconds(1_000)) == .moved)
+            for epoch in 1...5 {
+                let link = 1_000 + Int64(epoch) * 1_000
+                let reading = anchor.update(fix: Self.dated(Self.morningUTCMs + Int64(epoch) * 1_000 + stepMs), at: LinkMilliseconds(link))
+                #expect(reading == .badEpoch(stepMs: stepMs, firstOfRun: epoch == 1), "step \(stepMs) ms, epoch \(epoch)")
+            }
+            #expect(anchor.offsetMs == Self.morningUTCMs - 1_000, "step \(stepMs) ms")
+            #expect(anchor.badEpochCount == 5)
+            // The receiver is right again: the anchor never moved.
+            #expect(anchor.update(fix: Self.dated(Self.morningUTCMs + 6_000), at: LinkMilliseconds(7_000)) == .kept)
+            // A later jump starts a new run.
+            #expect(anchor.update(fix: Self.dated(Self.morningUTCMs + 7_000 + stepMs), at: LinkMilliseconds(8_000)) == .badEpoch(stepMs: stepMs, firstOfRun: true))
+        }
+    }
+
+    @Test("a step back within a few seconds, or a receiver that holds its new time for 30 s, is believed")
+    func heldTimeIsBelieved() {
+        var anchor = UTCAnchor()
+        #expect(anchor.update(fix: Self.dated(Self.morningUTCMs), at: LinkMilliseconds(0)) == .moved)
+        // Three seconds back (a late serial buffer read, a leap second): the two-fix rule decides.
+        #expect(anchor.update(fix: Self.dated(Self.morningUTCMs + 1_000 - 3_000), at: LinkMilliseconds(1_000)) == .kept)
+        #expect(anchor.update(fix: Self.dated(Self.morningUTCMs + 2_000 - 3_000), at: LinkMilliseconds(2_000)) == .moved)
+        #expect(anchor.offsetMs == Self.morningUTCMs - 3_000)
+        // 18 s back, held: a receiver that learnt the leap seconds after its first fixes.
+        var moved: Int64?
+        for second: Int64 in 3...40 {
+            let reading = anchor.update(fix: Self.dated(Self.morningUTCMs + second * 1_000 - 21_000), at: LinkMilliseconds(second * 1_000))
+            if reading == .moved { moved = second; break }
+            #expect(reading == .badEpoch(stepMs: -18_000, firstOfRun: second == 3))
+        }
+        #expect(moved == 33)
+        #expect(anchor.offsetMs == Self.morningUTCMs - 21_000)
+        #expect(anchor.badEpochCount == 30)
     }
 
     @Test("a date before 2020 (a receiver that lost its week number) is never an anchor")
     func datesBeforeTheProductAreIgnored() {
         var anchor = UTCAnchor()
-        do { let moved = anchor.update(fix: Self.dated(Self.morningUTCMs - 1024 * 604_800_000), at: LinkMilliseconds(1_000)); #expect(!moved) }
+        do { let reading = anchor.update(fix: Self.dated(Self.morningUTCMs - 1024 * 604_800_000), at: LinkMilliseconds(1_000)); #expect(reading != .moved) }
         #expect(anchor.offsetMs == nil)
     }
 

@@ -9,7 +9,7 @@ import Testing
 /// golden outputs (`*.log.ffchk`) are compared by `NMEACorpusTests.goldenOutput`.
 enum SyntheticFixtures {
     static let names = [
-        "marine-talkers.log", "nmea-ubx.log", "nmea-casic.log", "gga-10hz.log", "zda-date.log", "midnight.log",
+        "marine-talkers.log", "nmea-ubx.log", "nmea-casic.log", "casic-only.log", "gga-10hz.log", "zda-date.log", "midnight.log",
     ]
 
     static func decode(_ name: String) throws -> (fixes: [GNSSFix], decoder: NMEAFixDecoder) {
@@ -58,6 +58,20 @@ enum SyntheticFixtures {
         #expect(lexer.casic == 12 && lexer.garbageBytes == 34 && lexer.rejectedBinary >= 1 && lexer.isConsistent, "\(lexer)")
         // Every sentence (GGA GLL GSA GSV RMC VTG ZDA TXT) found: 8 per epoch.
         #expect(decoder.stats.sentences == 48 && decoder.stats.unsupported == 6, "\(decoder.stats)")
+    }
+
+    /// A receiver set to CASIC binary only: NAV-PV timed by NAV-TIMEUTC, the damaged epochs lost.
+    @Test func casicOnly() throws {
+        let (fixes, decoder) = try SyntheticFixtures.decode("casic-only.log")
+        #expect(fixes.map(Self.iso) == [0, 1, 3, 5].map { "2025-03-14T09:26:0\($0).000Z" })
+        #expect(fixes.allSatisfy { $0.mode == .fix3D && $0.satellitesUsed == 11 && $0.talker == nil })
+        #expect(fixes.allSatisfy { nearlyEqual($0.speed?.value, 15) && $0.course == 90 && nearlyEqual($0.altitude?.value, 40.5) })
+        #expect(fixes.allSatisfy { nearlyEqual($0.latitude, 52.52) })
+        // 15 m/s east at 52.52 N: 2.214e-4 degrees of longitude a second.
+        #expect(nearlyEqual(fixes.last?.longitude, 13.405 + 5 * 15 / (111_319.488 * cos(52.52 * .pi / 180)), 1e-9))
+        let lexer = decoder.lexerStats
+        #expect(lexer.casic == 10 && lexer.rejectedBinary >= 2 && lexer.isConsistent, "\(lexer)")
+        #expect(decoder.stats.sentences == 0 && decoder.binaryFixCount == 4)
     }
 
     /// 10 Hz GGA + GSA only: speed and course derived, time of day kept, no date.
