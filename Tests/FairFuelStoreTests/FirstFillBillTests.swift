@@ -126,6 +126,19 @@ import Testing
         try TripStoreBookTests.expectBooksAddUp(store)
     }
 
+    @Test func theUplinksSplitMessageSaysWhichRuleTheBillWentBy() throws {
+        let (store, _, _) = try Self.driven()
+        store.uplink = TripStoreUplinkTests.uplink
+        let (mark, _) = try store.addBaselineMark(atUTCMs: Self.t0 - Self.hour)
+        try store.addRefuel(RefuelInput(atUTCMs: Self.t0 + 5 * Self.hour, liters: 7, cost: MinorUnits(1_400)))
+        try store.removeRefuel(id: mark)
+        let messages = try TripStoreUplinkTests.messages(store).filter { TripStoreUplinkTests.kind($0.topic) != "trip" }
+        #expect(messages.map { TripStoreUplinkTests.kind($0.topic) } == ["refuel", "split", "refuel", "split", "refuel", "split"])
+        #expect(messages[0].json["baseline"] as? Bool == true && messages[0].json["liters"] as? Double == 0)
+        #expect(messages.filter { TripStoreUplinkTests.kind($0.topic) == "split" }.map { $0.json["rule"] as? String }
+            == ["baseline", "ordinary", "first_fill"])
+    }
+
     /// A store as the schema before the first-fill rule made it: Alice drove 4 L, then the first
     /// full fill-up, 40 L for 72.50, all before tracking as the older rule split it.
     static func olderStore(settled: Bool) throws -> String {
