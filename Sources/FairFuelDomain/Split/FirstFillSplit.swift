@@ -35,9 +35,7 @@ public struct FirstFillSplit: Sendable, Equatable {
             carried = []
             return
         }
-        let covered = estimated >= pumpedLiters ? 1 : estimated / pumpedLiters
-        // The parties' part of the bill, in whole minor units (nearest); the rest is before tracking.
-        let partiesCost = covered >= 1 ? bill : MinorUnits(Int64((Double(bill.value) * covered).rounded()))
+        let partiesCost = Self.partiesCost(bill: bill, estimatedLiters: estimated, pumpedLiters: pumpedLiters)
         // Each party's fuel is weighed as estimated; the litres shown are those this bill pays for.
         let scale = estimated > pumpedLiters ? pumpedLiters / estimated : 1
         shares = CostSplitter.split(bill: partiesCost, fuel: parties, untracked: policy).map { share in
@@ -46,5 +44,16 @@ public struct FirstFillSplit: Sendable, Equatable {
         beforeTrackingFuel = Liters(max(0, pumpedLiters - estimated))
         beforeTrackingCost = MinorUnits(bill.value - partiesCost.value)
         carried = scale < 1 ? parties.map { FuelShare(driver: $0.driver, fuel: Liters($0.fuel.value * (1 - scale))) } : []
+    }
+
+    /// The parties' part of the bill: `bill` × estimated / pumped to the nearest minor unit (half up),
+    /// all of it when the estimates reach the pump; litres weighed in whole microlitres, as
+    /// `CostSplitter` weighs them, so money never goes through floating point.
+    static func partiesCost(bill: MinorUnits, estimatedLiters: Double, pumpedLiters: Double) -> MinorUnits {
+        let estimated = UInt64((estimatedLiters * 1_000_000).rounded())
+        let pumped = UInt64((pumpedLiters * 1_000_000).rounded())
+        guard estimated < pumped else { return bill }
+        let (quotient, remainder) = pumped.dividingFullWidth(UInt64(bill.value).multipliedFullWidth(by: estimated))
+        return MinorUnits(Int64(quotient) + (remainder >= pumped - remainder ? 1 : 0))
     }
 }

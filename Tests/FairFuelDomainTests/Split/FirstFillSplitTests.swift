@@ -43,4 +43,25 @@ import Testing
         #expect(proRata.shares.map(\.cost.value) == [800, 0])
         #expect(proRata.beforeTrackingCost.value == 1_200)
     }
+
+    @Test func theSharesAlwaysSumToTheBillAndChargeNoMoreLitresThanPumped() {
+        for bill in stride(from: Int64(0), through: 9_973, by: 113) {
+            for pumped in [0.4, 3.5, 24.01, 41.2] {
+                for estimate in [0.0, 0.35, 3.5, 12.5, 60] {
+                    let split = FirstFillSplit(
+                        bill: MinorUnits(bill), pumped: Liters(pumped),
+                        fuel: [FuelShare(driver: Self.a, fuel: Liters(estimate * 0.7)), FuelShare(driver: Self.b, fuel: Liters(estimate * 0.2)),
+                               FuelShare(driver: nil, fuel: Liters(estimate * 0.1))],
+                        untracked: .owner)
+                    let charged = split.shares.reduce(0.0) { $0 + $1.fuel.value }
+                    #expect(split.shares.reduce(0) { $0 + $1.cost.value } + split.beforeTrackingCost.value == bill)
+                    #expect(charged <= pumped + 1e-9 && abs(charged + split.beforeTrackingFuel.value - max(pumped, charged)) < 1e-9)
+                    // Each litre charged is charged at no more than the bill's price per litre (a cent of rounding per party).
+                    for share in split.shares {
+                        #expect(Double(share.cost.value) <= share.fuel.value / pumped * Double(bill) + 1)
+                    }
+                }
+            }
+        }
+    }
 }
