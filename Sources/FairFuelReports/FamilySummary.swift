@@ -228,6 +228,12 @@ public struct RuleTotal: Sendable, Equatable {
     public var bills: Int
     public var total: MinorUnits
 
+    public init(rule: SplitRule, bills: Int, total: MinorUnits) {
+        self.rule = rule
+        self.bills = bills
+        self.total = total
+    }
+
     /// Per rule, in `SplitRule` order, over the shares' bills (a rule with no bill is left out).
     static func all(_ shares: [BillShare]) -> [RuleTotal] {
         SplitRule.allCases.compactMap { rule in

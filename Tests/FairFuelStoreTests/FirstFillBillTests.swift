@@ -139,6 +139,25 @@ import Testing
             == ["baseline", "ordinary", "first_fill"])
     }
 
+    /// A power cut after the rebuild committed and before the migration was recorded: the step runs
+    /// again and changes nothing (a mark and its 0 litres included).
+    @Test func theRebuildRunTwiceChangesNothing() throws {
+        let (store, _, _) = try Self.driven()
+        _ = try store.addBaselineMark(atUTCMs: Self.t0 - Self.hour)
+        try store.addRefuel(RefuelInput(atUTCMs: Self.t0 + 5 * Self.hour, liters: 7, cost: MinorUnits(1_400)))
+        let connection = store.connection
+        let schema = { try connection.query("SELECT name, sql FROM sqlite_master ORDER BY name") { "\($0.text(0) ?? ""): \($0.text(1) ?? "")" } }
+        let rows = { try connection.query("SELECT id, liters, baseline, split_rule FROM refuels ORDER BY id") { "\($0.int64(0)) \($0.double(1)) \($0.int(2)) \($0.text(3) ?? "")" } }
+        let counter = { try connection.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'refuels'") }
+        let before = (try schema(), try rows(), try counter())
+        let body = try #require(StoreSchema.firstFillBill.body)
+        try body(connection)
+        #expect(try schema() == before.0)
+        #expect(try rows() == before.1)
+        #expect(try counter() == before.2)
+        #expect(try connection.scalarText("SELECT sql FROM sqlite_master WHERE name = 'refuels'")?.contains(StoreSchema.litersCheckWithZero) == true)
+    }
+
     /// A store as the schema before the first-fill rule made it: Alice drove 4 L, then the first
     /// full fill-up, 40 L for 72.50, all before tracking as the older rule split it.
     static func olderStore(settled: Bool) throws -> String {
