@@ -88,7 +88,10 @@ import Testing
 
     @Test func aBaselineMarkMakesTheNextBillOrdinaryAndIsRefusedWhereItSaysNothing() throws {
         let (store, _, _) = try Self.driven()
+        #expect(try store.estimatedTankLiters() == nil)
         let (mark, _) = try store.addBaselineMark(atUTCMs: Self.t0 - Self.hour)
+        // The tank level counts from the mark as from a full fill-up: full, less the 7 L driven since.
+        #expect(abs(try #require(try store.estimatedTankLiters()) - (try store.vehicle().tankLiters - 7)) < 1e-6)
         try store.addRefuel(RefuelInput(atUTCMs: Self.t0 + 5 * Self.hour, liters: 7, cost: MinorUnits(1_400)))
         // Nothing before tracking: the bill is the driving since the mark, split as any other.
         #expect(try Self.costs(store, 1) == ["Alice": 800, "Bob": 400, "(untracked)": 200])
