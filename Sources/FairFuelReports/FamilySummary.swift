@@ -12,11 +12,13 @@ public struct BillShare: Sendable, Equatable {
     public var cost: MinorUnits
     /// The bill's currency (ISO 4217); nil: the vehicle's.
     public var currency: String?
-    /// The baseline fill-up's share: fuel burnt before tracking began.
+    /// The first bill's remainder: fuel burnt before tracking began.
     public var beforeTracking: Bool
+    /// The rule the bill was split by; nil: not known (a pulled bill).
+    public var rule: SplitRule?
 
     public init(refuelID: Int64, refuelUTCMs: Int64, driverName: String?, fuelLiters: Double, cost: MinorUnits,
-                currency: String? = nil, beforeTracking: Bool = false) {
+                currency: String? = nil, beforeTracking: Bool = false, rule: SplitRule? = nil) {
         self.refuelID = refuelID
         self.refuelUTCMs = refuelUTCMs
         self.driverName = driverName
@@ -24,6 +26,7 @@ public struct BillShare: Sendable, Equatable {
         self.cost = cost
         self.currency = currency
         self.beforeTracking = beforeTracking
+        self.rule = rule
     }
 
     /// Every share of every split, in the splits' order.
@@ -31,7 +34,8 @@ public struct BillShare: Sendable, Equatable {
         splits.flatMap { split in
             split.shares.map {
                 BillShare(refuelID: split.id, refuelUTCMs: split.refuel.atUTCMs, driverName: $0.driverName,
-                          fuelLiters: $0.fuelLiters, cost: $0.cost, currency: split.refuel.currency, beforeTracking: $0.beforeTracking)
+                          fuelLiters: $0.fuelLiters, cost: $0.cost, currency: split.refuel.currency, beforeTracking: $0.beforeTracking,
+                          rule: split.rule)
             }
         }
     }
@@ -130,8 +134,10 @@ public struct FamilySummary: Sendable, Equatable {
     public var drivers: [DriverSummary]
     /// Untracked driving's part of the bills (what the owner pays under the owner policy).
     public var untrackedCost: MinorUnits
-    /// The baseline fill-up's bill: fuel burnt before tracking began, not split.
+    /// The first bill's remainder: fuel burnt before tracking began.
     public var beforeTrackingCost: MinorUnits = .zero
+    /// The period's bills per rule they were split by (bills of a known rule only), in `SplitRule` order.
+    public var billsByRule: [RuleTotal] = []
     /// The bills of the period's refuels (in `currency` when one was given).
     public var billsTotal: MinorUnits
     /// Bills of the period in other currencies than the summary's, never added to it: per currency, their total.
@@ -211,6 +217,29 @@ public struct FamilySummary: Sendable, Equatable {
         }
         untrackedCost = untracked
         billsTotal = shares.reduce(.zero) { $0 + $1.cost }
+        billsByRule = RuleTotal.all(shares)
         self.fullFills = fullFills.filter { inPeriod($0.toUTCMs) }
+    }
+}
+
+/// The bills split by one rule: how many and their sum.
+public struct RuleTotal: Sendable, Equatable {
+    public var rule: SplitRule
+    public var bills: Int
+    public var total: MinorUnits
+
+    public init(rule: SplitRule, bills: Int, total: MinorUnits) {
+        self.rule = rule
+        self.bills = bills
+        self.total = total
+    }
+
+    /// Per rule, in `SplitRule` order, over the shares' bills (a rule with no bill is left out).
+    static func all(_ shares: [BillShare]) -> [RuleTotal] {
+        SplitRule.allCases.compactMap { rule in
+            let ofRule = shares.filter { $0.rule == rule }
+            guard !ofRule.isEmpty else { return nil }
+            return RuleTotal(rule: rule, bills: Set(ofRule.map(\.refuelID)).count, total: ofRule.reduce(.zero) { $0 + $1.cost })
+        }
     }
 }

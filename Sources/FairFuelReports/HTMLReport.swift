@@ -90,8 +90,9 @@ public enum HTMLReport {
             html += "; untracked driving: \(u.moneyWithCurrency(summary.untrackedCost))"
         }
         if summary.beforeTrackingCost != .zero {
-            html += "; before tracking (the baseline fill-up, not split): \(u.moneyWithCurrency(summary.beforeTrackingCost))"
+            html += "; before tracking (the first fill-up's remainder, fuel burnt before install): \(u.moneyWithCurrency(summary.beforeTrackingCost))"
         }
+        if let rules = SummaryText.rulesText(summary, units: u) { html += "; bills by rule: \(escape(rules))" }
         for other in summary.otherCurrencyBills {
             let digits = VehicleProfile.minorDigits(ofCurrency: other.currency) ?? 2
             html += "; bills in \(escape(other.currency)), not added: \(MoneyText.format(other.total, minorDigits: digits)) \(escape(other.currency))"

@@ -104,6 +104,7 @@ public enum SplitText {
         j.add("cost_cents", split.refuel.cost.value)
         j.add("full", split.refuel.fullTank)
         j.add("currency", split.refuel.currency ?? units.currency)
+        if let rule = split.rule { j.add("rule", rule.rawValue) }
         if bookkeeping {
             j.add("settled_utc", TripText.utc(split.refuel.settledUTCMs))
             j.add("untracked_policy", split.refuel.untrackedPolicy?.rawValue)
@@ -122,8 +123,13 @@ public enum SplitText {
     static func refuelText(_ split: RefuelSplit, units: DisplayUnits, indent: String = "") -> String {
         // A bill keeps the currency it was paid in, even after `vehicle set --currency`.
         let units = Self.units(units, currency: split.refuel.currency)
+        if split.rule == .baseline || split.refuel.baseline {
+            return indent + "\(units.minuteText(utcMs: split.refuel.atUTCMs))  \(SplitRule.baseline.explanation)\n"
+        }
         var text = indent + "\(units.minuteText(utcMs: split.refuel.atUTCMs))  \(units.volumeText(liters: split.refuel.liters))  "
             + units.moneyWithCurrency(split.refuel.cost) + (split.refuel.settledUTCMs != nil ? "  settled" : "") + "\n"
+        // An ordinary bill goes without saying; any other says how it was split.
+        if let rule = split.rule, rule != .ordinary { text += indent + "    (\(rule.explanation))\n" }
         for share in split.shares {
             text += indent + "    " + pad(name(share.driverName, beforeTracking: share.beforeTracking), 18)
                 + pad(units.volumeText(liters: share.fuelLiters), 12) + units.moneyText(share.cost) + "\n"

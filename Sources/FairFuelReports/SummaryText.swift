@@ -33,6 +33,13 @@ public enum SummaryText {
         j.add("untracked_cost_cents", summary.untrackedCost.value)
         j.add("bills_cents", summary.billsTotal.value)
         j.add("before_tracking_cents", summary.beforeTrackingCost.value)
+        j.addRaw("bills_by_rule", json: JSONLine.array(summary.billsByRule.map { total in
+            var o = JSONLine()
+            o.add("rule", total.rule.rawValue)
+            o.add("bills", total.bills)
+            o.add("cost_cents", total.total.value)
+            return o.string
+        }))
         j.addRaw("other_currencies", json: JSONLine.array(summary.otherCurrencyBills.map { other in
             var o = JSONLine()
             o.add("currency", other.currency)
@@ -72,7 +79,8 @@ public enum SummaryText {
         }
         text += "bills \(u.moneyWithCurrency(summary.billsTotal))"
         text += summary.untrackedCost == .zero ? "" : ", of which untracked driving \(u.moneyWithCurrency(summary.untrackedCost))"
-        text += summary.beforeTrackingCost == .zero ? "\n" : ", before tracking (the baseline fill-up) \(u.moneyWithCurrency(summary.beforeTrackingCost))\n"
+        text += summary.beforeTrackingCost == .zero ? "\n" : ", before tracking (the first fill-up's remainder) \(u.moneyWithCurrency(summary.beforeTrackingCost))\n"
+        if let rules = rulesText(summary, units: u) { text += "bills by rule: \(rules)\n" }
         for other in summary.otherCurrencyBills {
             let digits = VehicleProfile.minorDigits(ofCurrency: other.currency) ?? 2
             text += "bills in \(other.currency) (not added): \(MoneyText.format(other.total, minorDigits: digits)) \(other.currency)\n"
@@ -88,6 +96,12 @@ public enum SummaryText {
                 + "estimated " + pad(u.consumptionText(litersPer100km: p.estimatedLitersPer100km), 14) + "(\(over))\n"
         }
         return text
+    }
+
+    /// "first fill-up 1 (72.49 EUR), ordinary 2 (15.22 EUR)"; nil when no bill's rule is known.
+    static func rulesText(_ summary: FamilySummary, units u: DisplayUnits) -> String? {
+        guard !summary.billsByRule.isEmpty else { return nil }
+        return summary.billsByRule.map { "\($0.rule.label) \($0.bills) (\(u.moneyWithCurrency($0.total)))" }.joined(separator: ", ")
     }
 
     static func pad(_ text: String, _ width: Int) -> String { StatusText.pad(text, width) }

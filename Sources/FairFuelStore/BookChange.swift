@@ -13,7 +13,7 @@ public struct BillChange: Sendable, Equatable {
     public var keptSettled: Bool
 }
 
-/// What a correction did to the books: every bill whose shares moved, before and after.
+/// What a correction did to the books: every bill whose shares (or rule) moved, before and after.
 public struct BookChange: Sendable, Equatable {
     public var bills: [BillChange]
 
@@ -26,7 +26,9 @@ public struct BookChange: Sendable, Equatable {
         bills = after.compactMap { split in
             let previous = old[split.id]?.shares ?? []
             let kept = keptSettled.contains(split.id)
-            guard kept || Self.key(previous) != Self.key(split.shares) else { return nil }
+            // A bill whose rule changed moved too (the uplink's copy says the rule), even when its money did not.
+            let ruleChanged = old[split.id]?.rule != split.rule
+            guard kept || ruleChanged || Self.key(previous) != Self.key(split.shares) else { return nil }
             return BillChange(
                 refuelID: split.id, atUTCMs: split.refuel.atUTCMs, cost: split.refuel.cost, currency: split.refuel.currency,
                 before: previous, after: split.shares, keptSettled: kept)

@@ -41,10 +41,18 @@ extension StoreSchema {
         let indexes = try connection.query(
             "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name", .text(table)
         ) { $0.text(0) ?? "" }
+        // An AUTOINCREMENT table's counter is past ids no row holds any more (deleted, published):
+        // the copy would start it at the largest id kept, so it is put back.
+        let hasSequence = try connection.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE name = 'sqlite_sequence'") == 1
+        let counter = hasSequence ? try connection.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = ?", .text(table)) : nil
         try connection.execute(newDefinition)
         try connection.execute("INSERT INTO \(rebuilt) SELECT * FROM \(table)")
         try connection.execute("DROP TABLE \(table)")
         try connection.execute("ALTER TABLE \(rebuilt) RENAME TO \(table)")
+        if let counter {
+            try connection.run("DELETE FROM sqlite_sequence WHERE name = ?", .text(table))
+            try connection.run("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", .text(table), .integer(counter))
+        }
         for index in indexes { try connection.execute(index) }
         return true
     }

@@ -22,10 +22,12 @@ public struct RefuelInput: Sendable, Equatable {
     public var untrackedPolicy: UntrackedPolicy?
     /// When the family settled the bill (UTC ms); nil: open. A settled bill never changes.
     public var settledUTCMs: Int64?
+    /// A baseline mark, not a refuel: the tank was known full then (no litres, no cost); `addBaselineMark`.
+    public var baseline: Bool
 
     public init(atUTCMs: Int64, liters: Double, cost: MinorUnits, fullTank: Bool = true, odometerKilometers: Double? = nil,
                 fuelType: String? = nil, station: String? = nil, note: String? = nil, currency: String? = nil,
-                enteredUTCMs: Int64? = nil, untrackedPolicy: UntrackedPolicy? = nil, settledUTCMs: Int64? = nil) {
+                enteredUTCMs: Int64? = nil, untrackedPolicy: UntrackedPolicy? = nil, settledUTCMs: Int64? = nil, baseline: Bool = false) {
         self.atUTCMs = atUTCMs
         self.liters = liters
         self.cost = cost
@@ -38,6 +40,7 @@ public struct RefuelInput: Sendable, Equatable {
         self.enteredUTCMs = enteredUTCMs
         self.untrackedPolicy = untrackedPolicy
         self.settledUTCMs = settledUTCMs
+        self.baseline = baseline
     }
 }
 
@@ -46,11 +49,14 @@ public struct RefuelSplit: Sendable, Equatable {
     public var id: Int64
     public var refuel: RefuelInput
     public var shares: [Share]
+    /// The rule the shares were made by; nil: not known (a bill read from a USB pull).
+    public var rule: SplitRule?
 
-    public init(id: Int64, refuel: RefuelInput, shares: [Share]) {
+    public init(id: Int64, refuel: RefuelInput, shares: [Share], rule: SplitRule? = nil) {
         self.id = id
         self.refuel = refuel
         self.shares = shares
+        self.rule = rule
     }
 
     public struct Share: Sendable, Equatable {
@@ -59,7 +65,7 @@ public struct RefuelSplit: Sendable, Equatable {
         public var driverName: String?
         public var fuelLiters: Double
         public var cost: MinorUnits
-        /// The baseline fill-up's one share: fuel burnt before tracking began, not split.
+        /// The first bill's remainder: fuel burnt before tracking began (`SplitRule.firstFill`).
         public var beforeTracking: Bool = false
 
         public init(driver: DriverID?, driverName: String?, fuelLiters: Double, cost: MinorUnits, beforeTracking: Bool = false) {
@@ -128,6 +134,7 @@ extension TripStore {
     /// Refuses what cannot be a refuel of this vehicle, with a message for the person who typed it.
     /// `excluding`: the refuel being edited, which is no duplicate or neighbour of itself.
     func validate(_ refuel: RefuelInput, vehicle: VehicleProfile, excluding: Int64? = nil) throws(StoreError) {
+        try refuseAgainstBaselineMark(refuel, excluding: excluding)
         guard refuel.liters.isFinite, refuel.liters > 0 else { throw .invalid("litres must be more than 0") }
         // 5 %: a tank takes a little more than its nominal size (filler neck, pump overshoot).
         guard refuel.liters <= vehicle.tankLiters * 1.05 else {
@@ -195,7 +202,7 @@ extension TripStore {
             try connection.query(
                 """
                 SELECT id, at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note, currency, entered_utc_ms,
-                       untracked_policy, settled_utc_ms
+                       untracked_policy, settled_utc_ms, baseline
                 FROM refuels ORDER BY at_utc_ms
                 """
             ) { row in
@@ -203,28 +210,21 @@ extension TripStore {
                     atUTCMs: row.int64(1), liters: row.double(2), cost: MinorUnits(row.int64(3)), fullTank: row.int(4) == 1,
                     odometerKilometers: row.optionalDouble(5), fuelType: row.text(6), station: row.text(7), note: row.text(8),
                     currency: row.text(9), enteredUTCMs: row.optionalInt64(10),
-                    untrackedPolicy: row.text(11).flatMap(UntrackedPolicy.init(rawValue:)), settledUTCMs: row.optionalInt64(12)))
+                    untrackedPolicy: row.text(11).flatMap(UntrackedPolicy.init(rawValue:)), settledUTCMs: row.optionalInt64(12),
+                    baseline: row.int(13) == 1))
             }
         }
     }
 
-    /// Every refuel in time order with its shares.
+    /// Every refuel in time order with its shares (a baseline mark has none).
     public func splits() throws(StoreError) -> [RefuelSplit] {
         let all = try refuels()
         return try wrap { () throws(SQLiteError) in
-            try all.map { (id, refuel) throws(SQLiteError) in
-                let shares = try connection.query(
-                    """
-                    SELECT driver_id, driver_name, fuel_l, cost_minor, before_tracking FROM refuel_shares WHERE refuel_id = ?
-                    ORDER BY driver_id IS NULL, driver_id
-                    """,
-                    .integer(id)
-                ) { row in
-                    RefuelSplit.Share(
-                        driver: row.optionalInt64(0).map(DriverID.init), driverName: row.text(1), fuelLiters: row.double(2),
-                        cost: MinorUnits(row.int64(3)), beforeTracking: row.int(4) == 1)
-                }
-                return RefuelSplit(id: id, refuel: refuel, shares: shares)
+            let rules = try Dictionary(
+                connection.query("SELECT id, split_rule FROM refuels") { ($0.int64(0), SplitRule(rawValue: $0.text(1) ?? "")) },
+                uniquingKeysWith: { first, _ in first })
+            return try all.map { (id, refuel) throws(SQLiteError) in
+                RefuelSplit(id: id, refuel: refuel, shares: try shares(ofRefuel: id), rule: rules[id] ?? nil)
             }
         }
     }
@@ -236,65 +236,89 @@ extension TripStore {
 
     /// Recomputes the shares of every bill that is not settled: each covers the fuel since the
     /// previous refuel, cutting sessions at the refuel's moment, under the bill's own untracked
-    /// policy. The bills up to and including the first full fill-up are the baseline: the tank
-    /// they filled was burnt before tracking began, so their cost is one "before tracking"
-    /// share. Settled bills keep their shares; returns what the data would make of each of
-    /// them (`dryRun`: computes that and writes nothing).
+    /// policy. The bills up to and including the first full fill-up were paid before the tank's
+    /// level was known: each party pays their estimated fuel at the bill's price per litre and the
+    /// rest was burnt before tracking began (`FirstFillSplit`, docs/bills.md); after a baseline
+    /// mark, every bill is ordinary. Each bill records its rule. Settled bills keep their shares
+    /// and rule; returns what the data would make of each of them (`dryRun`: computes that and
+    /// writes nothing).
     @discardableResult
     func recomputeSplitsInTransaction(dryRun: Bool = false) throws -> [Int64: [String]] {
         let vehiclePolicy = try connection.scalarText("SELECT untracked_policy FROM vehicle WHERE id = 1") ?? "owner"
         let all = try connection.query(
-            "SELECT id, at_utc_ms, cost_minor, full_tank, untracked_policy, settled_utc_ms FROM refuels ORDER BY at_utc_ms"
+            """
+            SELECT id, at_utc_ms, cost_minor, full_tank, untracked_policy, settled_utc_ms, liters, baseline
+            FROM refuels ORDER BY at_utc_ms
+            """
         ) {
-            ($0.int64(0), $0.int64(1), $0.int64(2), $0.int(3) == 1,
-             UntrackedPolicy(rawValue: $0.text(4) ?? vehiclePolicy) ?? .owner, $0.optionalInt64(5) != nil)
+            (id: $0.int64(0), at: $0.int64(1), cost: MinorUnits($0.int64(2)), full: $0.int(3) == 1,
+             policy: UntrackedPolicy(rawValue: $0.text(4) ?? vehiclePolicy) ?? .owner, settled: $0.optionalInt64(5) != nil,
+             liters: $0.double(6), mark: $0.int(7) == 1)
         }
-        let baselineCount = Self.baselineCount(fullTank: all.map(\.3))
+        // A baseline mark is full too: the first full entry ends the bills paid before the level was known.
+        let firstFull = all.firstIndex(where: \.full) ?? all.count
         let traces = try fuelTraces()
         let untracked = try connection.query("SELECT from_utc_ms, to_utc_ms, fuel_l FROM untracked_driving") {
             ($0.int64(0), $0.int64(1), $0.double(2))
         }
+        var names: [DriverID: String] = [:]
+        for trace in traces where names[trace.driver] == nil { names[trace.driver] = trace.driverName }
         var settledWouldBe: [Int64: [String]] = [:]
         var previous = Int64.min
-        for (index, (id, at, cost, _, policy, settled)) in all.enumerated() {
-            defer { previous = at }
+        // What a first-fill bill's litres could not cover, charged on the next one (never past a mark).
+        var carried: [FuelShare] = []
+        for (index, bill) in all.enumerated() {
+            defer { previous = bill.at }
             var fuelByDriver: [DriverID: (name: String, liters: Double)] = [:]
             for trace in traces {
-                let liters = trace.fuel(from: previous, to: at)
+                let liters = trace.fuel(from: previous, to: bill.at)
                 guard liters > 0 else { continue }
                 fuelByDriver[trace.driver, default: (trace.driverName, 0)].liters += liters
             }
             var untrackedLiters = 0.0
             for (from, to, liters) in untracked {
-                untrackedLiters += FuelTrace.overlap(from: from, to: to, liters: liters, windowFrom: previous, windowTo: at)
+                untrackedLiters += FuelTrace.overlap(from: from, to: to, liters: liters, windowFrom: previous, windowTo: bill.at)
+            }
+            var fuel = fuelByDriver.map { FuelShare(driver: $0.key, fuel: Liters($0.value.liters)) }
+            if untrackedLiters > 0 { fuel.append(FuelShare(driver: nil, fuel: Liters(untrackedLiters))) }
+            let row = { (share: CostShare) in
+                RefuelSplit.Share(
+                    driver: share.driver, driverName: share.driver.flatMap { fuelByDriver[$0]?.name ?? names[$0] },
+                    fuelLiters: share.fuel.value, cost: share.cost)
             }
             var rows: [RefuelSplit.Share] = []
-            if index < baselineCount {
-                // In driver order: a sum that does not depend on the dictionary's order is the same at every recompute.
-                let seen = fuelByDriver.sorted { $0.key.rawValue < $1.key.rawValue }.reduce(untrackedLiters) { $0 + $1.value.liters }
-                rows = [RefuelSplit.Share(driver: nil, driverName: nil, fuelLiters: seen, cost: MinorUnits(cost), beforeTracking: true)]
-            } else {
-                var shares = fuelByDriver.map { FuelShare(driver: $0.key, fuel: Liters($0.value.liters)) }
-                if untrackedLiters > 0 { shares.append(FuelShare(driver: nil, fuel: Liters(untrackedLiters))) }
-                rows = CostSplitter.split(bill: MinorUnits(cost), fuel: shares, untracked: policy).map { share in
-                    RefuelSplit.Share(
-                        driver: share.driver, driverName: share.driver.flatMap { fuelByDriver[$0]?.name }, fuelLiters: share.fuel.value,
-                        cost: share.cost)
+            let rule: SplitRule
+            if bill.mark {
+                rule = .baseline
+                carried = []
+            } else if index <= firstFull {
+                rule = .firstFill
+                let split = FirstFillSplit(bill: bill.cost, pumped: Liters(bill.liters), fuel: fuel + carried, untracked: bill.policy)
+                carried = split.carried
+                rows = split.shares.map(row)
+                if split.beforeTrackingCost.value > 0 || split.beforeTrackingFuel.value > 0 {
+                    rows.append(RefuelSplit.Share(
+                        driver: nil, driverName: nil, fuelLiters: split.beforeTrackingFuel.value, cost: split.beforeTrackingCost,
+                        beforeTracking: true))
                 }
+            } else {
+                rule = .ordinary
+                rows = CostSplitter.split(bill: bill.cost, fuel: fuel, untracked: bill.policy).map(row)
             }
-            if settled {
-                settledWouldBe[id] = rows.map(\.moneyKey)
+            if bill.settled {
+                settledWouldBe[bill.id] = rows.map(\.moneyKey)
                 continue
             }
             if dryRun { continue }
-            try connection.run("DELETE FROM refuel_shares WHERE refuel_id = ?", .integer(id))
+            try connection.run("DELETE FROM refuel_shares WHERE refuel_id = ?", .integer(bill.id))
+            try connection.run("UPDATE refuels SET split_rule = ? WHERE id = ?", .text(rule.rawValue), .integer(bill.id))
             for share in rows {
                 try connection.run(
                     """
                     INSERT INTO refuel_shares (refuel_id, driver_id, driver_name, fuel_l, cost_minor, before_tracking)
                     VALUES (?, ?, ?, ?, ?, ?)
                     """,
-                    .integer(id), .optional(share.driver?.rawValue), .optional(share.driverName), .real(share.fuelLiters),
+                    .integer(bill.id), .optional(share.driver?.rawValue), .optional(share.driverName), .real(share.fuelLiters),
                     .integer(share.cost.value), .int(share.beforeTracking ? 1 : 0))
             }
         }
@@ -303,14 +327,8 @@ extension TripStore {
         return settledWouldBe
     }
 
-    /// How many bills, from the oldest, are the baseline: every one up to and including the
-    /// first full fill-up (none while there is no full fill-up yet: nothing is known then).
-    static func baselineCount(fullTank: [Bool]) -> Int {
-        fullTank.firstIndex(of: true).map { $0 + 1 } ?? 0
-    }
-
     /// The stored shares of one bill, in the order `splits()` gives them.
-    func shares(ofRefuel id: Int64) throws -> [RefuelSplit.Share] {
+    func shares(ofRefuel id: Int64) throws(SQLiteError) -> [RefuelSplit.Share] {
         try connection.query(
             """
             SELECT driver_id, driver_name, fuel_l, cost_minor, before_tracking FROM refuel_shares WHERE refuel_id = ?

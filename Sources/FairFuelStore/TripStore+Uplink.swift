@@ -88,6 +88,7 @@ extension TripStore {
         fields.add("station", refuel.station)
         fields.add("note", refuel.note)
         fields.add("entered_utc", Self.utcText(refuel.enteredUTCMs))
+        if refuel.baseline { fields.add("baseline", true) }
         try enqueueRecordMessage(.refuel, recordID: id, fields: fields, uplink: uplink)
     }
 
@@ -115,6 +116,7 @@ extension TripStore {
             fields.add("cost_cents", split.refuel.cost.value)
             fields.add("full", split.refuel.fullTank)
             fields.add("currency", split.refuel.currency ?? fallbackCurrency)
+            fields.add("rule", split.rule?.rawValue)
             var shares: [String] = []
             for share in split.shares {
                 let uuid = try share.driver.flatMap { driver in

@@ -99,8 +99,15 @@ public final class TripStore {
                     + "free some space and start again (nothing was changed)")
             }
             restoreDiskReserve()
-            // An older store's bills were split before bills had a baseline: split them by today's rules once.
+            // An older store's bills were split by older rules (before bills had a baseline, before the first
+            // bill charged the drivers' estimates): split the unsettled ones by today's rules once.
             // A failure (a full disk) must not keep the service from starting: the next correction re-splits.
+            if !appliedBefore.isEmpty && appliedBefore.contains(StoreSchema.familyBook.name)
+                && !appliedBefore.contains(StoreSchema.firstFillBill.name)
+            {
+                // Bills only: the calibration is unchanged by the first-fill rule.
+                do { try recomputeSplits() } catch { log(.warning, "re-splitting the bills after the upgrade failed: \(error)") }
+            }
             if !appliedBefore.isEmpty && !appliedBefore.contains(StoreSchema.familyBook.name) {
                 do { try rebook(force: true) {} } catch { log(.warning, "re-splitting the bills after the upgrade failed: \(error)") }
             }

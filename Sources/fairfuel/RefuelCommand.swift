@@ -30,7 +30,9 @@ struct RefuelCommand: ParsableCommand {
             transform: CheckedArgument.gallons)
         var gallons: Double?
         @Option(parsing: .unconditional, help: "What it cost, e.g. 64.90, in the vehicle's currency (0 to 100000).", transform: CheckedArgument.cost)
-        var cost: String
+        var cost: String?
+        @Flag(help: "No refuel: mark that the tank was full at --at (filled up at install); the next bill is then an ordinary one, nothing before tracking.")
+        var baseline = false
         @Flag(help: "The tank was not filled to the top.")
         var partial = false
         @Option(name: .customLong("odometer-km"), parsing: .unconditional, help: "The odometer reading, km.", transform: CheckedArgument.odometerKilometers)
@@ -48,6 +50,8 @@ struct RefuelCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func validate() throws {
+            if baseline { return try validateBaseline() }
+            if cost == nil { throw ValidationError("say what it cost: --cost") }
             switch (liters, gallons) {
             case (nil, nil): throw ValidationError("say how much: --liters or --gallons")
             case (.some, .some): throw ValidationError("--liters and --gallons are exclusive")
@@ -66,6 +70,7 @@ struct RefuelCommand: ParsableCommand {
 
         func run() throws {
             let db = try store.open()
+            if baseline { return try addBaseline(db) }
             let vehicle: VehicleProfile
             do { vehicle = try db.vehicle() } catch { throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "read the vehicle")) }
             let units = DisplayUnits(vehicle: vehicle)
@@ -78,7 +83,7 @@ struct RefuelCommand: ParsableCommand {
             }
             let amount: MinorUnits
             do {
-                amount = try MoneyText.parse(cost, minorDigits: vehicle.currencyMinorDigits)
+                amount = try MoneyText.parse(cost ?? "", minorDigits: vehicle.currencyMinorDigits)
             } catch {
                 throw ValidationError("--cost: \(error)")
             }
@@ -141,6 +146,7 @@ struct RefuelCommand: ParsableCommand {
                     j.add("entered_utc", TripText.utc(refuel.enteredUTCMs))
                     j.add("untracked_policy", refuel.untrackedPolicy?.rawValue)
                     j.add("settled_utc", TripText.utc(refuel.settledUTCMs))
+                    if refuel.baseline { j.add("baseline", true) }
                     return j.string
                 }))
                 return
@@ -152,6 +158,10 @@ struct RefuelCommand: ParsableCommand {
             print(pad("id", 6) + pad("when (\(units.timeLabel))", 18) + pad(units.volumeUnit, 10) + pad(vehicle.currency, 10) + pad("fill", 9)
                 + pad("odometer", 12) + pad("settled", 12) + "station / note")
             for (id, refuel) in refuels {
+                if refuel.baseline {
+                    print(pad(String(id), 6) + pad(units.minuteText(utcMs: refuel.atUTCMs), 18) + "baseline mark: the tank was full, no bill")
+                    continue
+                }
                 let odometer = refuel.odometerKilometers.map { units.distanceText(meters: $0 * 1000, decimals: 0) } ?? "-"
                 let words = [refuel.station, refuel.note].compactMap { $0 }.joined(separator: " / ")
                 let line = pad(String(id), 6) + pad(units.minuteText(utcMs: refuel.atUTCMs), 18)

@@ -63,7 +63,8 @@ enum RefuelEntryChecks {
     static func usualPricePerLiter(
         before atUTCMs: Int64, currency: String, excluding: Int64?, in log: [(id: Int64, refuel: RefuelInput)], vehicleCurrency: String
     ) -> (perLiter: Double, refuels: Int)? {
-        let prices = log.filter { $0.id != excluding && $0.refuel.atUTCMs < atUTCMs && ($0.refuel.currency ?? vehicleCurrency) == currency }
+        // A baseline mark has no litres and no price.
+        let prices = log.filter { $0.id != excluding && !$0.refuel.baseline && $0.refuel.atUTCMs < atUTCMs && ($0.refuel.currency ?? vehicleCurrency) == currency }
             .suffix(usualPriceHistory)
             .map { Double($0.refuel.cost.value) / $0.refuel.liters }
             .sorted()

@@ -37,7 +37,8 @@ struct SplitCommand: ParsableCommand {
         if splits.isEmpty, !json {
             // An empty report would leave a family wondering whether anything works.
             print("no bills to split yet: enter each refuel with `fairfuel refuel --liters L --cost C` "
-                + "(the first full fill-up is the baseline, the fuel used before tracking began)")
+                + "(the first full fill-up charges each driver their estimated fuel since install, the rest was burnt before tracking; "
+                + "a fill-up at install is marked with `fairfuel refuel add --baseline`)")
             return
         }
         print(SplitText.render(splits, by: by, json: json, units: units), terminator: "")

@@ -32,9 +32,19 @@ import TestSupport
         }
         let splits = try Self.jsonArray(try FairFuelExecutable.run(["split", "--json", "--db", db]).standardOutput)
         #expect(splits.count == 2)
-        // The first fill-up is the baseline, as the scenario says it: before tracking, not split.
+        // The first fill-up, 0.9 km into Anna's first trip: she pays her estimated fuel at its price per
+        // litre, the rest of the 30 L was burnt before tracking began.
         #expect(splits[0]["cost_cents"] as? Int == 5370)
-        #expect((splits[0]["shares"] as? [[String: Any]])?.map { $0["before_tracking"] as? Bool } == [true])
+        #expect(splits[0]["rule"] as? String == "first_fill")
+        let first = try #require(splits[0]["shares"] as? [[String: Any]])
+        #expect(first.map { $0["driver"] as? String } == ["Anna", nil])
+        #expect(first.map { $0["before_tracking"] as? Bool } == [nil, true])
+        #expect(first.reduce(0) { $0 + ($1["cost_cents"] as? Int ?? 0) } == 5370)
+        let annaLiters = try #require(first[0]["fuel_l"] as? Double)
+        #expect(annaLiters > 0.02 && annaLiters < 0.3, "Anna burnt \(annaLiters) L in 0.9 km")
+        // At the bill's price per litre (the litres printed to 3 decimals: within a cent).
+        #expect(abs((first[0]["cost_cents"] as? Int ?? -9) - Int((annaLiters * 5370 / 30).rounded())) <= 1)
+        #expect(splits[1]["rule"] as? String == "ordinary")
         // The next full tank is what the driving burnt since, at the scenario's price (35.90 for 20 L).
         let split = splits[1]
         let shares = try #require(split["shares"] as? [[String: Any]])

@@ -1,6 +1,7 @@
 import FairFuelCore
 import FairFuelDomain
 import FairFuelReports
+import FairFuelStore
 import Testing
 import TestSupport
 
@@ -51,5 +52,32 @@ import TestSupport
         #expect(totals.map(\.driverName) == ["Alice", "Bob \"the builder\", Jr.", nil])
         #expect(totals.map(\.cost.value) == [7_501, 4_834, 496])
         #expect(totals.first?.refuels == 3)
+    }
+}
+
+/// The summary, its JSON and the HTML report say which rule the period's bills were split by.
+@Suite struct BillRuleSummaryTests {
+    @Test func billsAreCountedPerRuleAndNamedInEveryView() throws {
+        let t0 = ExportSample.t0
+        let shares = [
+            BillShare(refuelID: 1, refuelUTCMs: t0, driverName: "Alice", fuelLiters: 1.3, cost: MinorUnits(232), rule: .firstFill),
+            BillShare(refuelID: 1, refuelUTCMs: t0, driverName: nil, fuelLiters: 38.5, cost: MinorUnits(7_017), beforeTracking: true,
+                      rule: .firstFill),
+            BillShare(refuelID: 2, refuelUTCMs: t0 + 1, driverName: "Alice", fuelLiters: 5, cost: MinorUnits(902), rule: .ordinary),
+            // A pulled bill says no rule: it is in the bills, in no rule's count.
+            BillShare(refuelID: 3, refuelUTCMs: t0 + 2, driverName: "Alice", fuelLiters: 1, cost: MinorUnits(180)),
+        ]
+        let summary = FamilySummary(month: nil, trips: [], shares: shares, fullFills: [], ratedLitersPer100km: 6.5)
+        #expect(summary.billsByRule == [
+            RuleTotal(rule: .ordinary, bills: 1, total: MinorUnits(902)), RuleTotal(rule: .firstFill, bills: 1, total: MinorUnits(7_249)),
+        ])
+        #expect(summary.beforeTrackingCost == MinorUnits(7_017))
+        let text = SummaryText.text(summary, vehicle: "Golf", units: ExportSample.metric)
+        #expect(text.contains("bills by rule: ordinary 1 (9.02 EUR), first fill-up 1 (72.49 EUR)"), "\(text)")
+        let json = SummaryText.json(summary)
+        #expect(json.contains(#""bills_by_rule":[{"rule":"ordinary","bills":1,"cost_cents":902},{"rule":"first_fill","bills":1,"cost_cents":7249}]"#), "\(json)")
+        let page = HTMLReport.render(HTMLReport.Content(
+            vehicleName: "Golf", units: ExportSample.metric, ratedLitersPer100km: 6.5, summary: summary, trips: [], trend: []))
+        #expect(page.contains("bills by rule: ordinary 1 (9.02 EUR), first fill-up 1 (72.49 EUR)"))
     }
 }

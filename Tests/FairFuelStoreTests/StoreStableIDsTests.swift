@@ -83,8 +83,9 @@ import Testing
         #expect(indexes.contains("sessions_by_start") && indexes.contains("untracked_by_time"))
         #expect(try connection.query("PRAGMA foreign_key_check") { $0.text(0) ?? "" }.isEmpty)
         #expect(try connection.pragmaInt("foreign_keys") == 1)
-        // References still hold: removing the refuel takes its shares with it.
-        #expect(try connection.scalarInt("SELECT COUNT(*) FROM refuel_shares WHERE refuel_id = 2") == 1)
+        // References still hold: removing the refuel takes its shares with it (three since the upgrade
+        // re-split it by the first-fill rule: Alice's 0.4 L, the untracked 0.05 L, the rest before tracking).
+        #expect(try connection.scalarInt("SELECT COUNT(*) FROM refuel_shares WHERE refuel_id = 2") == 3)
         try connection.execute("DELETE FROM refuels WHERE id = 2")
         #expect(try connection.scalarInt("SELECT COUNT(*) FROM refuel_shares WHERE refuel_id = 2") == 0)
         // The next ids start past the published ones (trip 9; split 6 is refuel 6).

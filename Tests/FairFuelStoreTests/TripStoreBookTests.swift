@@ -64,7 +64,7 @@ import Testing
         // Alice 4 L, Bob 4 L (half his trip) in the first bill; Bob 4, untracked 3, Alice 2 in the second.
         #expect(try Self.costs(family.store, 1) == ["Alice": 3_000, "Bob": 3_000])
         #expect(try Self.costs(family.store, 2) == ["Bob": 1_156, "(untracked)": 867, "Alice": 578])
-        // A partial fill before the first full one is before tracking too.
+        // A partial fill before the first full one, with no driving before it, is all before tracking too.
         try family.store.addRefuel(RefuelInput(atUTCMs: Self.t0 - 2 * Self.hour, liters: 5, cost: MinorUnits(900), fullTank: false))
         #expect(try family.store.splits().prefix(2).allSatisfy { $0.shares.map(\.beforeTracking) == [true] })
         #expect(Array(try family.store.splits()[2].shares.map(\.driverName)) == ["Alice", "Bob"])
@@ -355,11 +355,14 @@ import Testing
         let moved = try store.editRefuel(id: bills[1], RefuelEdit(atUTCMs: Self.t0 + 2 * Self.hour))
         #expect(moved.bills.map(\.refuelID) == [bills[1], bills[2]])
         #expect(try Self.costs(store, 1) == ["Alice": 6_000])
-        // The cost was 61.00, and the first fill-up was partial: the baseline moves to the next full one.
+        // The cost was 61.00, and the first fill-up was partial: the first-fill rule reaches the next full one,
+        // where Alice pays her 4 L since the first fill at 61.00 / 30 L, and the rest was before tracking.
         _ = try store.editRefuel(id: bills[1], RefuelEdit(cost: MinorUnits(6_100)))
         #expect(try store.splits()[1].refuel.cost == MinorUnits(6_100))
         _ = try store.editRefuel(id: bills[0], RefuelEdit(fullTank: false))
-        #expect(try store.splits().prefix(2).allSatisfy { $0.shares.map(\.beforeTracking) == [true] })
+        #expect(try store.splits().map(\.rule) == [.firstFill, .firstFill, .ordinary])
+        #expect(try Self.costs(store, 0) == ["(before tracking)": 7_000])
+        #expect(try Self.costs(store, 1) == ["Alice": 813, "(before tracking)": 5_287])
         #expect(try store.calibrationHistory().count == 1)
         try Self.expectBooksAddUp(store)
 

@@ -101,10 +101,16 @@ struct FamilyMonthReplayTests {
             split.shares.reduce(into: [:]) { $0[Party($1.driver), default: 0] += $1.cost.value }
         }
         let fair = CostShares.truth(truth)
-        // The first full fill-up is the baseline (its tank was burnt before tracking began): not
-        // split, one "before tracking" share. The bills after it are what is compared with the truth.
+        // The first full fill-up (the month's first refuel, after days of driving) charges each driver
+        // their estimated fuel since install; only the rest is "before tracking": the 3 L the tank
+        // lacked at install, and what the estimates miss. The bills after it are compared with the truth.
         let baseline = (truth.refuels.firstIndex { $0.fullTank } ?? -1) + 1
-        #expect(splits.prefix(baseline).allSatisfy { $0.shares.map(\.beforeTracking) == [true] })
+        #expect(splits.prefix(baseline).allSatisfy { $0.rule == .firstFill }, "\(splits.prefix(baseline).map(\.rule))")
+        let beforeTracking = splits.flatMap(\.shares).filter(\.beforeTracking).reduce(Int64(0)) { $0 + $1.cost.value }
+        let monthBills = splits.reduce(Int64(0)) { $0 + $1.refuel.cost.value }
+        let firstBills = splits.prefix(baseline).reduce(Int64(0)) { $0 + $1.refuel.cost.value }
+        // The rule before it billed all of the first bill to nobody.
+        #expect(Double(beforeTracking) / Double(monthBills) < 0.10, "\(beforeTracking) of \(monthBills) cents before tracking")
         func split(_ splits: [CostShares.Split]) -> [CostShares.Split] { Array(splits.dropFirst(baseline)) }
         let fairFuel = CostShares.misallocation(split(assigned), truth: split(fair))
         let distanceOnly = CostShares.misallocation(split(CostShares.distanceOnly(truth)), truth: split(fair))
@@ -133,6 +139,8 @@ struct FamilyMonthReplayTests {
             departure latency: median \(format(median)) s, max \(format(latencies.last ?? 0)) s; false terminations \(falseTerminations)
             misallocated: FairFuel \(format(fairFuel * 100, 2)) %, distance-only with perfect sessions \(format(distanceOnly * 100, 2)) %
             (FairFuel's fuel model alone, on true speeds with perfect sessions: \(format(modelOnly * 100, 2)) %)
+            before tracking: \(beforeTracking) cents, \(format(Double(beforeTracking) / Double(monthBills) * 100, 1)) % of the month's bills \
+            (all of the first bill, \(format(Double(firstBills) / Double(monthBills) * 100, 1)) %, before the first-fill rule)
             \(perRefuel)time: generating and writing \(month.generation) (alongside), replaying \(replaying), total \(clock.now - started)
             """)
         #expect(fairFuel < 0.01)
