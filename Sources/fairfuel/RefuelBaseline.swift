@@ -41,6 +41,6 @@ extension RefuelCommand.Add {
             throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "record the baseline mark"))
         }
         // Calibration now measures from the mark: the running service takes it now.
-        control.reloadIfRunning()
+        store.control.tellService()
     }
 }
