@@ -32,6 +32,8 @@ struct ControlOptions: ParsableArguments {
             throw UserFacingError("the fairfuel service at \(resolvedPath) closed the connection without answering; see its log (`journalctl -u fairfuel`) and try again")
         case .noService:
             throw UserFacingError(notRunning ?? "the fairfuel service is not running (no control socket at \(resolvedPath))")
+        case let .notASocket(found):
+            throw UserFacingError("\(resolvedPath) is \(found), not the fairfuel service's control socket; give the socket's path with --control")
         case .noAnswer:
             // A socket that accepts and never answers: the process is there but not running its loop.
             throw UserFacingError("the fairfuel service at \(resolvedPath) did not answer within \(seconds) s: it may be stopped "
