@@ -77,24 +77,23 @@ extension ProvisioningBundle {
         let current = try store.drivers()
         let existing = driver.uuid.flatMap { uuid in current.first { $0.uuid == uuid } }
             ?? current.first { $0.name.lowercased() == driver.name.lowercased() }
-        var tags: [TagIdentity] = []
-        var beacons: [BeaconIdentity] = []
-        for tag in driver.tags {
-            if let owner = try store.owner(of: tag), owner.id != existing?.id {
-                report.conflicts += 1
-                report.lines.append("conflict: tag \(tag.provisioningText) is bound to \(owner.name) here; the bundle gives it to \(driver.name) (left as is)")
-            } else {
-                tags.append(tag)
+        /// The identities of `identities` that no one else holds here; each other one is a conflict left as is.
+        func unclaimed<Identity>(
+            _ identities: [Identity], _ kind: String, _ text: (Identity) -> String, owner: (Identity) throws(StoreError) -> (id: DriverID, name: String)?
+        ) throws(StoreError) -> [Identity] {
+            var free: [Identity] = []
+            for identity in identities {
+                if let holder = try owner(identity), holder.id != existing?.id {
+                    report.conflicts += 1
+                    report.lines.append("conflict: \(kind) \(text(identity)) is bound to \(holder.name) here; the bundle gives it to \(driver.name) (left as is)")
+                } else {
+                    free.append(identity)
+                }
             }
+            return free
         }
-        for beacon in driver.beacons {
-            if let owner = try store.owner(of: beacon), owner.id != existing?.id {
-                report.conflicts += 1
-                report.lines.append("conflict: beacon \(beacon.spec) is bound to \(owner.name) here; the bundle gives it to \(driver.name) (left as is)")
-            } else {
-                beacons.append(beacon)
-            }
-        }
+        let tags = try unclaimed(driver.tags, "tag", \.provisioningText) { (tag) throws(StoreError) in try store.owner(of: tag) }
+        let beacons = try unclaimed(driver.beacons, "beacon", \.spec) { (beacon) throws(StoreError) in try store.owner(of: beacon) }
         guard let existing else {
             if current.count >= TripStore.maximumDrivers {
                 report.conflicts += 1

@@ -118,26 +118,26 @@ public struct ProvisioningBundle: Sendable, Equatable {
                 guard seen.insert(driver.name.lowercased()).inserted else {
                     throw ProvisioningTextError("line \(table.line(of: "name") ?? table.line): driver '\(driver.name)' is in the bundle twice")
                 }
-                let tagsLine = table.line(of: "tags") ?? table.line
-                for tag in driver.tags {
-                    if let owner = tagOwners.updateValue((driver.name, tagsLine), forKey: tag) {
-                        throw ProvisioningTextError("line \(tagsLine): driver \(driver.name): tag \(tag.provisioningText) "
-                            + (owner.name == driver.name ? "is listed twice" : "is given to \(owner.name) too (line \(owner.line))")
-                            + "; a tag belongs to one driver")
-                    }
-                }
-                let beaconsLine = table.line(of: "beacons") ?? table.line
-                for beacon in driver.beacons {
-                    if let owner = beaconOwners.updateValue((driver.name, beaconsLine), forKey: beacon) {
-                        throw ProvisioningTextError("line \(beaconsLine): driver \(driver.name): beacon \(beacon.spec) "
-                            + (owner.name == driver.name ? "is listed twice" : "is given to \(owner.name) too (line \(owner.line))")
-                            + "; a beacon belongs to one driver")
-                    }
-                }
+                try claim(driver.tags, as: "tag", text: \.provisioningText, by: driver, line: table.line(of: "tags") ?? table.line, in: &tagOwners)
+                try claim(driver.beacons, as: "beacon", text: \.spec, by: driver, line: table.line(of: "beacons") ?? table.line, in: &beaconOwners)
                 bundle.drivers.append(driver)
             }
         }
         return bundle
+    }
+
+    /// Records `driver` as the owner of each of `identities` (listed at `line`); one owned already,
+    /// by another driver or earlier in the same list, is refused naming both lines.
+    private static func claim<Identity: Hashable>(
+        _ identities: [Identity], as kind: String, text: (Identity) -> String, by driver: Driver, line: Int,
+        in owners: inout [Identity: (name: String, line: Int)]
+    ) throws(ProvisioningTextError) {
+        for identity in identities {
+            guard let owner = owners.updateValue((driver.name, line), forKey: identity) else { continue }
+            throw ProvisioningTextError("line \(line): driver \(driver.name): \(kind) \(text(identity)) "
+                + (owner.name == driver.name ? "is listed twice" : "is given to \(owner.name) too (line \(owner.line))")
+                + "; a \(kind) belongs to one driver")
+        }
     }
 
     /// A value as a message shows it: a string quoted, anything else by its kind.

@@ -38,6 +38,7 @@ public struct PullDownload {
     var stateDirectory: String { directory + "/" + Self.stateDirectoryName }
 
     public func run(client: PullClient, secret: PairingSecret, progress: (Progress) -> Void) throws(PullClientError) -> Report {
+        client.maximumPageBytes = limits.maximumPageBytes
         // Pair first: a refused pull leaves nothing behind.
         try client.pair(secret: secret)
         let vehicle = try all(client, .vehicle)
