@@ -75,7 +75,5 @@ public enum BookChangeText {
         })
     }
 
-    static func padded(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-    }
+    static func padded(_ text: String, _ width: Int) -> String { TerminalText.padded(text, width) }
 }

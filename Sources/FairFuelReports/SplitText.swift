@@ -59,7 +59,7 @@ public enum SplitText {
         }
         var text = ""
         for car in cars {
-            text += car.label + "\n"
+            text += TerminalText.escaped(car.label) + "\n"
             text += car.splits.isEmpty ? "    no refuels\n" : car.splits.map { refuelText($0, units: car.units, indent: "    ") }.joined()
         }
         return text + "family\n" + table(family, units: units, indent: "    ")

@@ -27,14 +27,12 @@ public enum StatusText {
         return text
     }
 
-    static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-    }
+    static func pad(_ text: String, _ width: Int) -> String { TerminalText.padded(text, width) }
 
     static func inline(_ value: Value) -> String {
         switch value {
-        case let .scalar(text): text
-        case let .object(fields): fields.map { "\($0.0) \(inline($0.1))" }.joined(separator: ", ")
+        case let .scalar(text): TerminalText.escaped(text)
+        case let .object(fields): fields.map { "\(TerminalText.escaped($0.0)) \(inline($0.1))" }.joined(separator: ", ")
         case let .array(items): items.map(inline).joined(separator: "; ")
         }
     }

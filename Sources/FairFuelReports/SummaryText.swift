@@ -63,7 +63,7 @@ public enum SummaryText {
 
     /// Lines for a terminal; `fullFillsKept` false: the summary is of pulls, which carry no full-fill periods.
     public static func text(_ summary: FamilySummary, vehicle: String, units u: DisplayUnits, fullFillsKept: Bool = true) -> String {
-        var text = "\(vehicle), \(summary.month?.description ?? "all time") (\(u.timeZoneText))\n"
+        var text = "\(TerminalText.escaped(vehicle)), \(summary.month?.description ?? "all time") (\(u.timeZoneText))\n"
         // The fuel and consumption columns widen for a long unit (`gal (UK)`) rather than run into the next.
         let fuelWidth = max(10, ("fuel " + u.volumeUnit).count + 1)
         let consumptionWidth = max(10, u.consumptionUnit.count + 1)

@@ -97,6 +97,9 @@ extension TripStore {
     }
 
     private func requireUnbound(tags: [TagIdentity], beacons: [BeaconIdentity]) throws(StoreError) {
+        var seenTags = Set<TagIdentity>(), seenBeacons = Set<BeaconIdentity>()
+        for tag in tags where !seenTags.insert(tag).inserted { throw .invalid("tag \(tag) is given twice") }
+        for beacon in beacons where !seenBeacons.insert(beacon).inserted { throw .invalid("beacon \(beacon.spec) is given twice") }
         for tag in tags {
             if let owner = try owner(of: tag) { throw .invalid("tag \(tag) is already bound to \(owner.name)") }
         }

@@ -197,6 +197,10 @@ public final class TripStore {
     /// the disk reserve; trip points and counts of lost points never do, they only thin old tracks.
     @discardableResult
     public func write<T>(durable: Bool = false, spendingReserve: Bool? = nil, _ body: () throws -> T) throws(StoreError) -> T {
+        // Inside another write (a whole bundle import): that one commits, or rolls everything back.
+        if connection.isInTransaction {
+            do { return try body() } catch let error as StoreError { throw error } catch { throw StoreError(error) }
+        }
         do {
             let result = try writeOnce(durable: durable, body)
             diskFullStreak = 0

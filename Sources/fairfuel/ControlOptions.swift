@@ -42,10 +42,17 @@ struct ControlOptions: ParsableArguments {
             throw UserFacingError("the fairfuel service at \(path) closed the connection without answering; see its log (`journalctl -u fairfuel`) and try again")
         case .noService:
             throw UserFacingError(notRunning ?? "the fairfuel service is not running (no control socket at \(path))")
+        case let .notASocket(found):
+            throw UserFacingError(Self.notASocket(path, found: found))
         case .noAnswer:
             throw UserFacingError(Self.noAnswer(path, seconds: seconds)
                 + "; check it with `systemctl status fairfuel` and its log (`journalctl -u fairfuel`), then try again or restart it with `systemctl restart fairfuel`")
         }
+    }
+
+    /// A path that is something else than a socket (a regular file, a FIFO, a folder): never opened, said at once.
+    static func notASocket(_ path: String, found: String) -> String {
+        "\(path) is \(found), not the fairfuel service's control socket; give the socket's path with --control"
     }
 
     /// A socket that accepts and never answers: the process is there but not running its loop.
@@ -74,6 +81,8 @@ struct ControlOptions: ParsableArguments {
             // Not an error: on a laptop, or with the service stopped, nobody is there to tell.
             Self.warn("no fairfuel service answers at \(path); the change is stored and the service takes it when it starts "
                 + "(one running with another socket: --control PATH, or its profile in $FAIRFUEL_BOARD)", prefix: "note: ")
+        case let .notASocket(found):
+            Self.warn(Self.notASocket(path, found: found) + "; " + Self.later)
         case .noAnswer:
             Self.warn(Self.noAnswer(path, seconds: Self.reloadSeconds) + "; " + Self.later)
         }

@@ -83,7 +83,5 @@ struct DecodeCommand: ParsableCommand {
     }
 }
 
-/// `text` left-aligned in a column of `width` characters.
-func pad(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-}
+/// `text` left-aligned in a column of `width` characters, controls in it shown as escapes.
+func pad(_ text: String, _ width: Int) -> String { TerminalText.padded(text, width) }

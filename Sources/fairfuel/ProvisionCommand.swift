@@ -96,8 +96,8 @@ struct ProvisionCommand: ParsableCommand {
             func run() throws {
                 let db = try store.openReadOnly()
                 for driver in try db.drivers(includingRemoved: removed) {
-                    print("\(driver.id.rawValue)\t\(driver.name)\(driver.removed ? " (removed)" : "")")
-                    if let contact = driver.contact { print("\tcontact \(contact)") }
+                    print("\(driver.id.rawValue)\t\(TerminalText.escaped(driver.name))\(driver.removed ? " (removed)" : "")")
+                    if let contact = driver.contact { print("\tcontact \(TerminalText.escaped(contact))") }
                     for tag in driver.tags { print("\ttag \(tag)") }
                     for beacon in driver.beacons { print("\tbeacon \(beacon.spec)") }
                 }

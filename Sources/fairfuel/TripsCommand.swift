@@ -120,9 +120,9 @@ struct TripsCommand: ParsableCommand {
             for trip in result.trips {
                 switch trip.trip {
                 case .session:
-                    print("trip \(trip.trip): \(trip.previousDriverName ?? "?") -> \(trip.driverName ?? "?")")
+                    print("trip \(trip.trip): \(TerminalText.escaped(trip.previousDriverName ?? "?")) -> \(TerminalText.escaped(trip.driverName ?? "?"))")
                 case .untracked:
-                    print("trip \(trip.trip) (untracked) -> \(trip.driverName ?? "?"), now trip \(trip.session.map(String.init) ?? "?")")
+                    print("trip \(trip.trip) (untracked) -> \(TerminalText.escaped(trip.driverName ?? "?")), now trip \(trip.session.map(String.init) ?? "?")")
                 }
             }
             print(BookChangeText.text(result.change, units: units), terminator: "")
@@ -155,7 +155,7 @@ struct TripsCommand: ParsableCommand {
                 print(j.string)
                 return
             }
-            print("trip \(reference) (\(result.trip.previousDriverName ?? "?")) deleted with its track; its fuel stays in the books as "
+            print("trip \(reference) (\(TerminalText.escaped(result.trip.previousDriverName ?? "?"))) deleted with its track; its fuel stays in the books as "
                 + "untracked driving \(untracked.joined(separator: ", ")), so the bills still add up")
             print(BookChangeText.text(result.change, units: units), terminator: "")
         }
@@ -206,7 +206,7 @@ extension TripsCommand {
     /// one continuing another after a park, untracked driving's candidates.
     static func continuityNote(_ trip: TripRow) -> String {
         if trip.untracked {
-            return trip.candidates.isEmpty ? "" : "  candidates: " + trip.candidates.joined(separator: ", ")
+            return trip.candidates.isEmpty ? "" : "  candidates: " + trip.candidates.map(TerminalText.escaped).joined(separator: ", ")
         }
         var notes: [String] = []
         if let previous = trip.continuedFrom { notes.append("continues \(previous), no tap") } else if trip.resumedCount > 0 {

@@ -16,7 +16,7 @@ struct VehicleCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
         func run() throws {
             let v = try store.openReadOnly().vehicle()
-            print("name \(v.name)\nrated \(v.ratedLitersPer100km) L/100 km\nmass \(v.massKilograms) kg\nidle \(v.idleLitersPerHour) L/h")
+            print("name \(TerminalText.escaped(v.name))\nrated \(v.ratedLitersPer100km) L/100 km\nmass \(v.massKilograms) kg\nidle \(v.idleLitersPerHour) L/h")
             print("fuel \(v.fuelType)\ntank \(v.tankLiters) L\ncurrency \(v.currency)\nunits \(v.units)\nuntracked \(v.untrackedPolicy.rawValue)\nfuel scale \(DisplayUnits.fixed(v.fuelScale, 3))")
             print("time zone \(v.timeZone)")
             if v.isDefaultCar { print(VehicleCommand.defaultCarHint) }
@@ -104,7 +104,7 @@ struct VehicleCommand: ParsableCommand {
                 let result: (change: BookChange, applied: [Int64], settledLeftOut: [Int64])
                 do { result = try db.setUntrackedPolicy(policy, fromUTCMs: fromUTCMs, vehicle: v) } catch { throw UserFacingError("\(error)") }
                 v.untrackedPolicy = policy
-                print("vehicle \(v.name): \(v.ratedLitersPer100km) L/100 km, \(v.massKilograms) kg, idle \(v.idleLitersPerHour) L/h, \(v.fuelType)")
+                print("vehicle \(TerminalText.escaped(v.name)): \(v.ratedLitersPer100km) L/100 km, \(v.massKilograms) kg, idle \(v.idleLitersPerHour) L/h, \(v.fuelType)")
                 print("untracked driving: \(policy.rawValue) for \(result.applied.count) bill(s) and those to come")
                 if !result.settledLeftOut.isEmpty {
                     print("settled bills left as they are: \(result.settledLeftOut.map(String.init).joined(separator: ", "))")
@@ -113,7 +113,7 @@ struct VehicleCommand: ParsableCommand {
                 print(BookChangeText.text(result.change, units: units), terminator: "")
             } else {
                 try db.setVehicle(v)
-                print("vehicle \(v.name): \(v.ratedLitersPer100km) L/100 km, \(v.massKilograms) kg, idle \(v.idleLitersPerHour) L/h, \(v.fuelType)")
+                print("vehicle \(TerminalText.escaped(v.name)): \(v.ratedLitersPer100km) L/100 km, \(v.massKilograms) kg, idle \(v.idleLitersPerHour) L/h, \(v.fuelType)")
                 if v.isDefaultCar { print(VehicleCommand.defaultCarHint) }
             }
             if let zone { print("times shown in \(DisplayUnits.zoneText(zone, atUTCMs: WallClock.utcMilliseconds()))") }

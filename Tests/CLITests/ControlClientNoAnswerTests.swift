@@ -84,4 +84,28 @@ import Glibc
         #expect(result.exitCode == 1)
         #expect(result.standardError.contains("the fairfuel service is not running (no control socket at \(path))"), "\(result.standardError)")
     }
+
+    /// `--control` naming a regular file, a FIFO or a directory: refused at once with what is there,
+    /// never connected to or waited on.
+    @Test(.timeLimit(.minutes(1))) func aControlPathThatIsNotASocketIsRefusedAtOnce() throws {
+        let directory = "/tmp/ffns-" + String(UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/control.sock"
+        try "not a socket\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let fifo = directory + "/control.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        for (path, found) in [(file, "a regular file"), (fifo, "a FIFO"), (directory, "a directory")] {
+            for arguments in [["status"], ["session", "end"]] {
+                let started = Date()
+                let result = try FairFuelExecutable.run(arguments + ["--control", path])
+                let seconds = Date().timeIntervalSince(started)
+                #expect(result.exitCode == 1, "\(arguments) \(path): exit \(result.exitCode)")
+                #expect(result.standardError.contains("\(path) is \(found), not the fairfuel service's control socket; give the socket's path with --control"),
+                        "\(arguments): \(result.standardError)")
+                #expect(seconds < 1, "\(arguments) \(path): \(seconds) s")
+            }
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a socket\n", "the file is left as it was")
+    }
 }

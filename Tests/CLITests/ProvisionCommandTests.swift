@@ -128,6 +128,29 @@ import TestSupport
         #expect(list.standardOutput.isEmpty)
     }
 
+    /// One tag for two drivers, or twice for one: refused whole (exit 1, nobody imported), naming
+    /// the bundle's lines, never a partial import or SQLite's own words.
+    @Test func aTagGivenTwiceRefusesTheWholeBundleNamingItsLine() throws {
+        let directory = try Self.temporaryDirectory()
+        let db = directory + "/fairfuel.db"
+        let cases = [
+            ("format = \"fairfuel-provisioning-1\"\n[[driver]]\nname = \"Anna\"\ntags = [\"04a22b7a\"]\n[[driver]]\nname = \"Ben\"\ntags = [\"04:A2:2B:7A\"]\n",
+             "line 7: driver Ben: tag 04:A2:2B:7A is given to Anna too (line 4); a tag belongs to one driver"),
+            ("format = \"fairfuel-provisioning-1\"\n[[driver]]\nname = \"Anna\"\ntags = [\"04a22b7a\", \"04a22b7a\"]\n",
+             "line 4: driver Anna: tag 04:A2:2B:7A is listed twice; a tag belongs to one driver"),
+        ]
+        for (index, (bundle, message)) in cases.enumerated() {
+            let path = directory + "/twice\(index).toml"
+            try bundle.write(toFile: path, atomically: true, encoding: .utf8)
+            let result = try FairFuelExecutable.run(["provision", "import", path, "--db", db], environment: ["FAIRFUEL_CONTROL": directory + "/none.sock"])
+            #expect(result.exitCode == 1, "\(result.exitCode) \(result.standardOutput)")
+            #expect(result.standardError.contains(message), "\(result.standardError)")
+            #expect(!result.standardError.contains("SQLite"), "\(result.standardError)")
+            let list = try FairFuelExecutable.run(["provision", "driver", "list", "--db", db])
+            #expect(list.standardOutput.isEmpty, "nobody imported: \(list.standardOutput)")
+        }
+    }
+
     /// A bundle that lists a driver removed here brings them back (the same driver id, so their trips and bills), as
     /// `provision driver add` does, instead of adding a second person of that name.
     @Test func anImportBringsBackARemovedDriver() throws {

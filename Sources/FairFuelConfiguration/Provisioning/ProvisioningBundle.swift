@@ -15,6 +15,8 @@ public struct ProvisioningBundle: Sendable, Equatable {
         public var uuid: UUID128?
         public var tags: [TagIdentity]
         public var beacons: [BeaconIdentity]
+        /// The line of the driver's `[[driver]]` header in the bundle read; 0 for one made in code.
+        public var line = 0
 
         public init(name: String, contact: String? = nil, uuid: UUID128? = nil, tags: [TagIdentity] = [], beacons: [BeaconIdentity] = []) {
             self.name = name
@@ -22,6 +24,11 @@ public struct ProvisioningBundle: Sendable, Equatable {
             self.uuid = uuid
             self.tags = tags
             self.beacons = beacons
+        }
+
+        /// Equal in what they provision; where they were written does not count.
+        public static func == (a: Driver, b: Driver) -> Bool {
+            a.name == b.name && a.contact == b.contact && a.uuid == b.uuid && a.tags == b.tags && a.beacons == b.beacons
         }
     }
 
@@ -101,15 +108,36 @@ public struct ProvisioningBundle: Sendable, Equatable {
                 throw ProvisioningTextError("line \(root.line(of: "driver") ?? 0): 'driver' must be [[driver]] tables")
             }
             var seen = Set<String>()
+            // Each tag and beacon belongs to one driver: refused here, before the store is touched,
+            // rather than imported for one driver and left out (or a raw constraint error) for the other.
+            var tagOwners: [TagIdentity: (name: String, line: Int)] = [:]
+            var beaconOwners: [BeaconIdentity: (name: String, line: Int)] = [:]
             for table in tables {
-                let driver = try driver(table)
+                var driver = try driver(table)
+                driver.line = table.line
                 guard seen.insert(driver.name.lowercased()).inserted else {
                     throw ProvisioningTextError("line \(table.line(of: "name") ?? table.line): driver '\(driver.name)' is in the bundle twice")
                 }
+                try claim(driver.tags, as: "tag", text: \.provisioningText, by: driver, line: table.line(of: "tags") ?? table.line, in: &tagOwners)
+                try claim(driver.beacons, as: "beacon", text: \.spec, by: driver, line: table.line(of: "beacons") ?? table.line, in: &beaconOwners)
                 bundle.drivers.append(driver)
             }
         }
         return bundle
+    }
+
+    /// Records `driver` as the owner of each of `identities` (listed at `line`); one owned already,
+    /// by another driver or earlier in the same list, is refused naming both lines.
+    private static func claim<Identity: Hashable>(
+        _ identities: [Identity], as kind: String, text: (Identity) -> String, by driver: Driver, line: Int,
+        in owners: inout [Identity: (name: String, line: Int)]
+    ) throws(ProvisioningTextError) {
+        for identity in identities {
+            guard let owner = owners.updateValue((driver.name, line), forKey: identity) else { continue }
+            throw ProvisioningTextError("line \(line): driver \(driver.name): \(kind) \(text(identity)) "
+                + (owner.name == driver.name ? "is listed twice" : "is given to \(owner.name) too (line \(owner.line))")
+                + "; a \(kind) belongs to one driver")
+        }
     }
 
     /// A value as a message shows it: a string quoted, anything else by its kind.

@@ -37,6 +37,14 @@ public enum TOMLError: Error, Sendable, Equatable, CustomStringConvertible {
     case trailingCharacters(line: Int, text: String)
     /// Valid TOML that this subset leaves out on purpose (`feature` says which).
     case unsupported(line: Int, feature: String)
+    /// The document is longer than `TOMLParser.maximumDocumentBytes`; nothing of it was read.
+    case documentTooLarge(maximumBytes: Int)
+    /// A string value or quoted key longer than `TOMLParser.maximumStringBytes`.
+    case stringTooLong(line: Int, maximumBytes: Int)
+    /// More section headers than `TOMLParser.maximumSections`; `line` is the first one past it.
+    case tooManySections(line: Int, maximum: Int)
+    /// More keys than `TOMLParser.maximumKeys`; `line` is the first one past it.
+    case tooManyKeys(line: Int, maximum: Int)
 
     public var line: Int {
         switch self {
@@ -46,13 +54,17 @@ public enum TOMLError: Error, Sendable, Equatable, CustomStringConvertible {
             let .integerOverflow(line, _), let .unterminatedArray(line),
             let .expectedArraySeparator(line), let .mixedArray(line), let .invalidHeader(line),
             let .duplicateKey(line, _), let .duplicateTable(line, _), let .keyIsNotATable(line, _),
-            let .trailingCharacters(line, _), let .unsupported(line, _):
+            let .trailingCharacters(line, _), let .unsupported(line, _), let .stringTooLong(line, _),
+            let .tooManySections(line, _), let .tooManyKeys(line, _):
             line
+        case .documentTooLarge:
+            0
         }
     }
 
+    /// `line N: message`; the message alone for what no line stands for (the document's size).
     public var description: String {
-        "line \(line): " + message
+        line > 0 ? "line \(line): " + message : message
     }
 
     /// The description without its `line N:` prefix.
@@ -96,6 +108,14 @@ public enum TOMLError: Error, Sendable, Equatable, CustomStringConvertible {
             "unexpected '\(text)' after the value (start a comment with #)"
         case let .unsupported(_, feature):
             "\(feature) are not supported in FairFuel configuration files"
+        case let .documentTooLarge(maximum):
+            "the file is larger than \(maximum / 1_024) KiB: not a FairFuel configuration file"
+        case let .stringTooLong(_, maximum):
+            "a string longer than \(maximum / 1_024) KiB: FairFuel's settings are short"
+        case let .tooManySections(_, maximum):
+            "more than \(maximum) [section] headers: not a FairFuel configuration file"
+        case let .tooManyKeys(_, maximum):
+            "more than \(maximum) keys: not a FairFuel configuration file"
         }
     }
 }

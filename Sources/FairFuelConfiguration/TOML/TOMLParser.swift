@@ -14,6 +14,19 @@ public struct TOMLParser {
     private var root = TOMLTable()
     /// Path of the table that key/value lines go into.
     private var currentPath: [String] = []
+    /// `[section]` and `[[section]]` headers, and keys, read so far (see the limits below).
+    private var sectionCount = 0
+    private var keyCount = 0
+
+    /// The largest document read: FairFuel's profiles and bundles are a few KiB.
+    public static let maximumDocumentBytes = 1 << 20
+    /// The longest string value or quoted key, in UTF-8 bytes.
+    public static let maximumStringBytes = 64 << 10
+    /// The most section headers: a bundle of the store's 64 drivers has 65. Tables are looked up
+    /// by name along their list, so a cap keeps a hostile document's cost small as well as refused.
+    public static let maximumSections = 1_024
+    /// The most `key = value` lines.
+    public static let maximumKeys = 4_096
 
     private init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -26,6 +39,7 @@ public struct TOMLParser {
 
     /// The document's root table; `bytes` must be UTF-8 (a leading BOM is skipped).
     public static func parse(_ bytes: [UInt8]) throws(TOMLError) -> TOMLTable {
+        guard bytes.count <= maximumDocumentBytes else { throw .documentTooLarge(maximumBytes: maximumDocumentBytes) }
         try checkUTF8(bytes)
         var parser = TOMLParser(bytes: bytes)
         try parser.parseDocument()
@@ -65,6 +79,8 @@ public struct TOMLParser {
 
     private mutating func parseHeader() throws(TOMLError) {
         let headerLine = line
+        sectionCount += 1
+        guard sectionCount <= Self.maximumSections else { throw .tooManySections(line: headerLine, maximum: Self.maximumSections) }
         index += 1
         let isArray = peek() == TOMLBytes.openBracket
         if isArray { index += 1 }
@@ -121,6 +137,8 @@ public struct TOMLParser {
 
     private mutating func parseKeyValue() throws(TOMLError) {
         let keyLine = line
+        keyCount += 1
+        guard keyCount <= Self.maximumKeys else { throw .tooManyKeys(line: keyLine, maximum: Self.maximumKeys) }
         guard let key = try parseKey() else { throw .expectedKey(line: keyLine) }
         skipSpaces()
         if peek() == TOMLBytes.dot {
@@ -274,8 +292,10 @@ public struct TOMLParser {
         while true {
             guard let byte = peek(), byte != TOMLBytes.lf else { throw .unterminatedString(line: line) }
             index += 1
+            guard out.count <= Self.maximumStringBytes else { throw .stringTooLong(line: line, maximumBytes: Self.maximumStringBytes) }
             switch byte {
             case TOMLBytes.quote:
+                guard out.count <= Self.maximumStringBytes else { throw .stringTooLong(line: line, maximumBytes: Self.maximumStringBytes) }
                 return String(decoding: out, as: UTF8.self)
             case TOMLBytes.backslash:
                 try parseEscape(into: &out)
@@ -344,6 +364,7 @@ public struct TOMLParser {
         let start = index
         while true {
             guard let byte = peek(), byte != TOMLBytes.lf else { throw .unterminatedString(line: line) }
+            guard index - start <= Self.maximumStringBytes else { throw .stringTooLong(line: line, maximumBytes: Self.maximumStringBytes) }
             if byte == TOMLBytes.apostrophe {
                 let text = String(decoding: bytes[start..<index], as: UTF8.self)
                 index += 1

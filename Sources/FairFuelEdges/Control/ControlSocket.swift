@@ -375,6 +375,9 @@ public enum ControlExchange: Equatable, Sendable {
     /// A socket accepted the request and no whole answer came in time: a stopped (SIGSTOP,
     /// a debugger) or overloaded service. What arrived, if anything, is left out.
     case noAnswer
+    /// Something other than a socket is at the path (`found`: "a regular file", "a FIFO", ...):
+    /// a wrong `--control`, refused before anything connects to it or waits on it.
+    case notASocket(found: String)
 }
 
 /// The CLI's side: one request, the whole answer.
@@ -384,7 +387,7 @@ public enum ControlSocketClient {
     public static func ask(path: String, request: String, timeoutMs: Int32 = 5_000) -> String? {
         switch exchange(path: path, request: request, timeoutMs: timeoutMs) {
         case let .answered(answer): answer
-        case .noService: nil
+        case .noService, .notASocket: nil
         case .noAnswer: ""
         }
     }
@@ -392,6 +395,7 @@ public enum ControlSocketClient {
     /// Sends `request` and waits for the whole answer (the service closes after it), at most
     /// `timeoutMs` between two reads.
     public static func exchange(path: String, request: String, timeoutMs: Int32 = 5_000) -> ControlExchange {
+        if let found = notASocket(path) { return .notASocket(found: found) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .noService }
         defer { close(fd) }
@@ -411,6 +415,14 @@ public enum ControlSocketClient {
             answer += buffer[0..<count]
         }
         return .answered(String(decoding: answer, as: UTF8.self))
+    }
+
+    /// What stands at `path` when it is there and not a socket ("a regular file", "a FIFO"); nil for a
+    /// socket or nothing at all (then connecting tells whether a service answers).
+    public static func notASocket(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFSOCK else { return nil }
+        return info.st_mode & S_IFMT == S_IFREG ? "a regular file" : RegularFile.describe(mode: info.st_mode)
     }
 
     /// Connects `fd` to the socket at `path`; false (errno set) when nobody answers there.

@@ -65,11 +65,10 @@ public struct TextFileReader {
     }
 
     /// The whole file; for small files such as configuration.
+    /// Only a regular file is read (`RegularFile`): a FIFO or a device at `path` is refused at once.
     public static func readAll(path: String, maximumBytes: Int = 16 << 20) -> Result<[UInt8], FileError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            return .failure(FileError(path: path, operation: "open", errnoCode: errno))
-        }
+        let fd: Int32
+        do { fd = try RegularFile.openForReading(path) } catch { return .failure(error) }
         defer { close(fd) }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)

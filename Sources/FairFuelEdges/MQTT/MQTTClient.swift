@@ -467,7 +467,8 @@ public final class MQTTClient {
         guard let tls else { return }
         for (role, path) in [("CA certificate", tls.caFile), ("client certificate", tls.certFile), ("client key", tls.keyFile)] {
             guard let path else { continue }
-            if access(path, R_OK) != 0 { throw .unreadableFile(role: role, path: path, errnoCode: errno) }
+            // libmosquitto fopen()s these on the service's loop: a FIFO there would block it for good.
+            do { try RegularFile.checkReadable(path) } catch { throw .unreadable(role: role, error) }
         }
     }
 }
@@ -482,7 +483,7 @@ extension MQTTCredentials {
         let bytes: [UInt8]
         switch TextFileReader.readAll(path: path, maximumBytes: 4_096) {
         case let .success(read): bytes = read
-        case let .failure(error): throw .unreadableFile(role: "credentials file", path: path, errnoCode: error.errnoCode)
+        case let .failure(error): throw .unreadable(role: "credentials file", error)
         }
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
             line.last == UInt8(ascii: "\r") ? line.dropLast() : line

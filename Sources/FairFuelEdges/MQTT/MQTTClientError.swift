@@ -20,6 +20,14 @@ public enum MQTTClientError: Error, Sendable, Equatable, CustomStringConvertible
     public static func missingFile(role: String, path: String) -> MQTTClientError {
         .unreadableFile(role: role, path: path, errnoCode: ENOENT)
     }
+    /// A certificate, key or credentials file is a FIFO, directory or device (`found` says which):
+    /// refused before anything opens it for reading, which could block the service.
+    case notARegularFile(role: String, path: String, found: String)
+    /// `unreadableFile`, or `notARegularFile` when that is why.
+    static func unreadable(role: String, _ error: FileError) -> MQTTClientError {
+        if let found = error.foundInstead { return .notARegularFile(role: role, path: error.path, found: found) }
+        return .unreadableFile(role: role, path: error.path, errnoCode: error.errnoCode)
+    }
     /// The credentials file can be read by its group or by others.
     case credentialsFileTooOpen(path: String, mode: UInt32)
     /// The credentials file is not a user name line and a password line.
@@ -43,6 +51,7 @@ public enum MQTTClientError: Error, Sendable, Equatable, CustomStringConvertible
         case let .unreachable(host, port, code): "cannot reach the broker at \(host):\(port) (errno \(code))"
         case let .lookupFailed(host): "the broker's host name \(host) does not resolve"
         case let .unreadableFile(role, path, code): "cannot read the \(role) \(path) (errno \(code))"
+        case let .notARegularFile(role, path, found): "the \(role) \(path) is \(found), not a regular file"
         case let .credentialsFileTooOpen(path, mode):
             "the credentials file \(path) is readable by others (mode \(String(mode & 0o777, radix: 8))); make it 0600 or 0400"
         case let .malformedCredentials(path): "the credentials file \(path) must hold a user name line and a password line"

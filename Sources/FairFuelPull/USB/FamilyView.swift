@@ -87,7 +87,7 @@ public struct FamilyView: Sendable, Equatable {
 
     /// A table for a terminal.
     public var table: String {
-        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
+        func pad(_ s: String, _ n: Int) -> String { TerminalText.padded(s, n) }
         var text = pad("driver", 16) + pad("cars", 6) + pad("trips", 7) + pad("km", 10) + pad("fuel L", 9) + "owes\n"
         for d in drivers {
             let owes = d.owes.isEmpty ? "-" : d.owes.map { MoneyText.format(MinorUnits($0.amount), minorDigits: $0.minorDigits) + " " + $0.currency }
@@ -96,6 +96,6 @@ public struct FamilyView: Sendable, Equatable {
                 + pad(JSONLine.formatFixed(d.distanceMeters / 1000, decimals: 1), 10) + pad(JSONLine.formatFixed(d.fuelLiters, decimals: 2), 9)
                 + owes + "\n"
         }
-        return text + "cars: " + cars.joined(separator: ", ") + "\n"
+        return text + "cars: " + cars.map(TerminalText.escaped).joined(separator: ", ") + "\n"
     }
 }

@@ -17,6 +17,8 @@ public final class PullClient {
     /// How long to wait for an answer before asking again, and how many times to ask.
     public var answerTimeoutMs: Int64 = 2_000
     public var attempts = 4
+    /// The most text one page may bring (`PullLimits.maximumPageBytes`).
+    public var maximumPageBytes = PullLimits.standard.maximumPageBytes
     /// Frames the dongle sent that were lost to line noise.
     public var noiseCount: Int { reader.noiseCount }
 
@@ -80,6 +82,9 @@ public final class PullClient {
                 switch message {
                 case let .data(id, offset, bytes) where id == ask.requestID:
                     if Int(offset) == text.count { text += bytes } else { gap = true }
+                    if text.count > maximumPageBytes {
+                        throw .beyondLimits(kind: request.kind.name, why: "sent a page of more than \(maximumPageBytes) bytes")
+                    }
                     return false
                 case let .end(e) where e.requestID == ask.requestID:
                     end = e

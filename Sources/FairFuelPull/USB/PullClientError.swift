@@ -10,6 +10,9 @@ public enum PullClientError: Error, Sendable, Equatable, CustomStringConvertible
     case linkLost(String)
     case dongleError(PullErrorCode)
     case badRecord(kind: String, line: String)
+    /// The dongle sent more than any car holds, or pages that do not move on (`why` says which):
+    /// a broken or hostile device. The pull stops before writing what it sent.
+    case beyondLimits(kind: String, why: String)
     case file(String)
     /// `directory` holds another car's pull (or a hub's copy of a car): pulling would replace its history.
     case folderHoldsAnotherCar(directory: String, folderCar: String, dongleCar: String)
@@ -26,6 +29,8 @@ public enum PullClientError: Error, Sendable, Equatable, CustomStringConvertible
         case let .linkLost(why): "the link was lost (\(why)); run the same pull again to resume"
         case let .dongleError(code): "the dongle answered: \(code)"
         case let .badRecord(kind, line): "the dongle sent a \(kind) record this version cannot read: \(line)"
+        case let .beyondLimits(kind, why):
+            "the dongle's \(kind) listing \(why); no FairFuel dongle sends that, so the pull stopped and wrote none of it"
         case let .file(why): why
         case let .folderHoldsAnotherCar(directory, folderCar, dongleCar):
             "\(directory) holds the pull of another car (\(folderCar)); this dongle is \(dongleCar). Nothing was changed: "

@@ -26,16 +26,19 @@ public struct PullDownload {
 
     public let directory: String
     public let sinceUTCMs: Int64?
+    public let limits: PullLimits
     public static let stateDirectoryName = ".fairfuel-pull"
 
-    public init(directory: String, sinceUTCMs: Int64?) {
+    public init(directory: String, sinceUTCMs: Int64?, limits: PullLimits = .standard) {
         self.directory = directory
         self.sinceUTCMs = sinceUTCMs
+        self.limits = limits
     }
 
     var stateDirectory: String { directory + "/" + Self.stateDirectoryName }
 
     public func run(client: PullClient, secret: PairingSecret, progress: (Progress) -> Void) throws(PullClientError) -> Report {
+        client.maximumPageBytes = limits.maximumPageBytes
         // Pair first: a refused pull leaves nothing behind.
         try client.pair(secret: secret)
         let vehicle = try all(client, .vehicle)
@@ -47,13 +50,23 @@ public struct PullDownload {
             client.bye()
             throw error
         }
+        // Everything the dongle lists is read and checked before anything is written: one that pages
+        // without end or counts past any car ends the pull with none of it on disk.
+        let drivers: String, splits: String, summary: String, total: Int
+        let listing: [(trip: TripRow, fields: [String])]
+        do {
+            drivers = try all(client, .drivers)
+            splits = try all(client, .splits)
+            summary = try all(client, .summary)
+            total = try summaryTripCount(summary)
+            listing = try tripListing(client)
+        } catch {
+            client.bye()
+            throw error
+        }
         try PullFiles.makeDirectory(directory)
         try PullFiles.makeDirectory(stateDirectory)
         try PullFiles.makeDirectory(directory + "/tracks")
-
-        let drivers = try all(client, .drivers)
-        let splits = try all(client, .splits)
-        let summary = try all(client, .summary)
         try PullFiles.replace(stateDirectory + "/vehicle.tsv", with: vehicle)
         try PullFiles.replace(stateDirectory + "/drivers.tsv", with: drivers)
         try PullFiles.replace(stateDirectory + "/splits.tsv", with: splits)
@@ -61,33 +74,23 @@ public struct PullDownload {
 
         let journalPath = stateDirectory + "/trips.tsv"
         var journal = try Self.journal(journalPath)
-        let total = PulledRecords.lines(summary).reduce(0) { $0 + (Int($1.count > 2 ? $1[2] : "") ?? 0) }
         // Every trip is listed again (records are small; tracks are fetched only for new ones), so that a
         // trip deleted or given to another driver on the dongle since the last pull is so here too.
-        var cursor: Int64 = 0
         var listed: [Int64: [String]] = [:]
         var journalFields = try Self.journalFields(journalPath)
         var pulled = 0
         progress(Progress(tripsDone: journal.count, tripsTotal: max(total, journal.count), currentTrip: nil))
-        while true {
-            let page = try client.page(PullRequest(requestID: 0, kind: .trips, cursor: cursor, sinceUTCMs: sinceUTCMs, limit: 16))
-            for fields in PullRecordLine.decode(page.text) {
-                let trip = try PulledRecords.trip(fields)
-                listed[trip.id] = fields
-                if journal[trip.id] == nil {
-                    progress(Progress(tripsDone: journal.count, tripsTotal: max(total, journal.count + 1), currentTrip: trip.id))
-                    let points = try track(client, trip: trip.id)
-                    try PullFiles.replace(gpxPath(trip.id), with: GPXWriter.document(name: "Trip \(trip.id)", trip: trip, points: points))
-                    try PullFiles.appendDurably(journalPath, PullRecordLine.encode(fields))
-                    journal[trip.id] = trip
-                    journalFields[trip.id] = fields
-                    pulled += 1
-                    progress(Progress(tripsDone: journal.count, tripsTotal: max(total, journal.count), currentTrip: nil))
-                }
-                cursor = max(cursor, trip.id)
-            }
-            guard page.more, page.records > 0 else { break }
-            cursor = max(cursor, page.nextCursor)
+        for (trip, fields) in listing {
+            listed[trip.id] = fields
+            guard journal[trip.id] == nil else { continue }
+            progress(Progress(tripsDone: journal.count, tripsTotal: max(total, journal.count + 1), currentTrip: trip.id))
+            let points = try track(client, trip: trip.id)
+            try PullFiles.replace(gpxPath(trip.id), with: GPXWriter.document(name: "Trip \(trip.id)", trip: trip, points: points))
+            try PullFiles.appendDurably(journalPath, PullRecordLine.encode(fields))
+            journal[trip.id] = trip
+            journalFields[trip.id] = fields
+            pulled += 1
+            progress(Progress(tripsDone: journal.count, tripsTotal: max(total, journal.count), currentTrip: nil))
         }
         var removed = 0
         var updated = 0
@@ -158,17 +161,41 @@ public struct PullDownload {
 
     func gpxPath(_ trip: Int64) -> String { directory + "/tracks/trip-\(trip).gpx" }
 
-    /// Every page of `kind`, as the raw record text.
+    /// Every page of `kind`, as the raw record text (at most `limits.maximumListBytes`).
     func all(_ client: PullClient, _ kind: PullRecordKind) throws(PullClientError) -> String {
         var text: [UInt8] = []
         var cursor: Int64 = 0
         while true {
             let page = try client.page(PullRequest(requestID: 0, kind: kind, cursor: cursor, sinceUTCMs: sinceUTCMs, limit: 64))
             text += page.text
+            if text.count > limits.maximumListBytes {
+                throw .beyondLimits(kind: kind.name, why: "goes past \(limits.maximumListBytes) bytes")
+            }
             guard page.more, page.records > 0 else { break }
-            cursor = page.nextCursor
+            cursor = try Self.advance(from: cursor, to: page.nextCursor, kind: kind)
         }
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Every trip the dongle lists, in its order, each read and checked (at most `limits.maximumTrips`).
+    func tripListing(_ client: PullClient) throws(PullClientError) -> [(trip: TripRow, fields: [String])] {
+        var listing: [(trip: TripRow, fields: [String])] = []
+        var cursor: Int64 = 0
+        while true {
+            let page = try client.page(PullRequest(requestID: 0, kind: .trips, cursor: cursor, sinceUTCMs: sinceUTCMs, limit: 16))
+            var reached = cursor
+            for fields in PullRecordLine.decode(page.text) {
+                let trip = try PulledRecords.trip(fields)
+                listing.append((trip, fields))
+                if listing.count > limits.maximumTrips {
+                    throw .beyondLimits(kind: PullRecordKind.trips.name, why: "goes past \(limits.maximumTrips) trips")
+                }
+                reached = max(reached, trip.id)
+            }
+            guard page.more, page.records > 0 else { break }
+            cursor = try Self.advance(from: cursor, to: max(reached, page.nextCursor), kind: .trips)
+        }
+        return listing
     }
 
     func track(_ client: PullClient, trip: Int64) throws(PullClientError) -> [TrackPoint] {
@@ -176,11 +203,38 @@ public struct PullDownload {
         var cursor: Int64 = 0
         while true {
             let page = try client.page(PullRequest(requestID: 0, kind: .track, trip: trip, cursor: cursor, limit: 512))
-            for fields in PullRecordLine.decode(page.text) { points.append(try PulledRecords.trackPoint(fields)) }
+            for fields in PullRecordLine.decode(page.text) {
+                points.append(try PulledRecords.trackPoint(fields))
+                if points.count > limits.maximumTrackPoints {
+                    throw .beyondLimits(kind: "trip \(trip) track", why: "goes past \(limits.maximumTrackPoints) points")
+                }
+            }
             guard page.more, page.records > 0 else { break }
-            cursor = page.nextCursor
+            cursor = try Self.advance(from: cursor, to: page.nextCursor, kind: .track)
         }
         return points
+    }
+
+    /// The cursor of the next page: it must move past `cursor`, or the dongle would serve the same page forever.
+    static func advance(from cursor: Int64, to next: Int64, kind: PullRecordKind) throws(PullClientError) -> Int64 {
+        guard next > cursor else { throw .beyondLimits(kind: kind.name, why: "says there is more but does not move past record \(cursor)") }
+        return next
+    }
+
+    /// The trips the summary counts, all drivers together; a count no car reaches (or that
+    /// overflows when added) is a bad record, not a number to compute with.
+    func summaryTripCount(_ summary: String) throws(PullClientError) -> Int {
+        var total = 0
+        for fields in PulledRecords.lines(summary) where fields.count > 2 {
+            guard let trips = Int(fields[2]), (0...limits.maximumTrips).contains(trips) else {
+                throw .badRecord(kind: "summary", line: fields.joined(separator: " "))
+            }
+            total += trips
+            if total > limits.maximumTrips {
+                throw .beyondLimits(kind: PullRecordKind.summary.name, why: "counts more than \(limits.maximumTrips) trips")
+            }
+        }
+        return total
     }
 
     /// The journal's lines by trip id, as the dongle sent them (the last of a repeated line wins).
