@@ -15,6 +15,15 @@ extension TripStore {
         let files = SQLiteDatabaseFiles(path: path)
         var report = StoreStartupReport()
         report.created = !files.exists
+        if files.exists && files.isOnReadOnlyFileSystem {
+            // Nothing can be moved aside nor written: read what the service needs, hold the rest.
+            report.readOnlyFileSystem = true
+            configuration.log?(.error, "the file system holding \(path) is read-only; "
+                + "the service runs and holds its records in memory until it is writable again")
+            let store = try TripStore(path: path, readOnly: true, configuration: configuration)
+            store.waitsForWritableFileSystem = true
+            return (store, report)
+        }
         do {
             let store = try openMakingRoom(path: path, configuration: configuration, report: &report)
             let problems = try store.wrap { () throws(SQLiteError) in try store.connection.quickCheck() }
