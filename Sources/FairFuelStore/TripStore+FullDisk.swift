@@ -1,13 +1,13 @@
 import FairFuelSQLite
 
 extension TripStore {
-    /// The WAL's allowance fitted to the file system: `walAllowanceBytes`, at most an eighth of
+    /// The WAL's allowance fitted to the file system: `walAllowanceBytes`, at most half of
     /// the file system (at least 64 KiB). On a disk smaller than the allowance the WAL would
     /// otherwise never be checkpointed before it alone filled the disk, and then could not be.
     static func fittedWALAllowanceBytes(path: String, configuration: StoreConfiguration) -> Int64 {
         let allowance = configuration.retention.walAllowanceBytes
         guard let total = SQLiteDatabaseFiles(path: path).fileSystemBytes, total > 0 else { return allowance }
-        return max(64 * 1024, min(allowance, total / 8))
+        return max(64 * 1024, min(allowance, total / 2))
     }
 
     /// The reserve fitted to the file system: `reserveBytes`, at most a sixteenth of it, so that
