@@ -33,8 +33,8 @@ extension IntegrationTests {
                 try rig.waitUntil("the session end held in memory", seconds: 30) {
                     (rig.status()?.json["store_pending_records"] as? Int ?? 0) > 0
                 }
-                // The CLI reads the read-only store (the provisioned drivers, no trip yet).
-                try Self.expectCLIReads(db, trips: 0)
+                // The CLI reads the read-only store (the provisioned drivers, no trip yet), saying how.
+                try Self.expectCLIReads(db, trips: 0, notedAsReadOnly: true)
 
                 #expect(fs.remount(readOnly: false))
                 try rig.waitUntil("the service writes what it held", seconds: 30) {
@@ -100,9 +100,10 @@ extension IntegrationTests {
         }
 
         /// `fairfuel trips` and `fairfuel store check` on the read-only store: both read it.
-        static func expectCLIReads(_ db: String, trips: Int) throws {
+        static func expectCLIReads(_ db: String, trips: Int, notedAsReadOnly: Bool = false) throws {
             let listed = try FairFuelExecutable.run(["trips", "--json", "--db", db])
             #expect(listed.exitCode == 0, "trips: \(listed.standardError)")
+            if notedAsReadOnly { #expect(listed.standardError.contains("is read-only; reading the file as it is on disk"), "\(listed.standardError)") }
             let rows = try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]]
             #expect(rows?.filter { $0["id"] is Int }.count == trips, "\(listed.standardOutput)")
             let check = try FairFuelExecutable.run(["store", "check", "--db", db])
