@@ -12,7 +12,9 @@ extension TripStore {
 
     /// The reserve fitted to the file system: `reserveBytes`, at most a sixteenth of it, so that
     /// the room it is taken back with (four times its size) exists on any disk.
-    public var fittedReserveBytes: Int64 {
+    public var fittedReserveBytes: Int64 { Self.fittedReserveBytes(path: path, configuration: configuration) }
+
+    static func fittedReserveBytes(path: String, configuration: StoreConfiguration) -> Int64 {
         let bytes = configuration.retention.reserveBytes
         guard let total = SQLiteDatabaseFiles(path: path).fileSystemBytes, total > 0 else { return bytes }
         return min(bytes, total / 16)

@@ -75,7 +75,7 @@ extension TripStore {
             configuration.log?(.error, "the disk holding \(path) is full at start-up (\(error)); "
                 + "the service runs and holds its records in memory until there is room")
             if files.releaseReserve() {
-                configuration.log?(.error, "the disk holding \(path) is full: released the \(configuration.retention.reserveBytes)-byte reserve to start")
+                configuration.log?(.error, "the disk holding \(path) is full: released the \(fittedReserveBytes(path: path, configuration: configuration))-byte reserve to start")
                 if let store = try? TripStore(path: path, configuration: configuration) { return store }
             }
             let store = try TripStore(path: path, configuration: configuration, privateWALIndex: true)
