@@ -12,6 +12,9 @@ public final class SQLiteConnection {
     public enum Mode: Sendable {
         case readWrite
         case readOnly
+        /// Reads a file nothing can change (on a read-only file system): no locks and no WAL
+        /// index, which such a file system cannot give; a WAL beside the file is not read.
+        case immutable
     }
 
     /// Opens (creating it in `.readWrite` mode) the database at `path`, through the VFS
@@ -19,9 +22,13 @@ public final class SQLiteConnection {
     public init(path: String, mode: Mode = .readWrite, vfs: String? = nil) throws(SQLiteError) {
         self.path = path
         var db: OpaquePointer?
-        let flags = (mode == .readWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY)
-            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let code = sqlite3_open_v2(path, &db, flags, vfs)
+        let flags = switch mode {
+        case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readOnly: SQLITE_OPEN_READONLY
+        case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+        }
+        let name = mode == .immutable ? Self.immutableURI(path) : path
+        let code = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, vfs)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             if let db { sqlite3_close_v2(db) }
@@ -29,6 +36,20 @@ public final class SQLiteConnection {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
+    }
+
+    /// `file:PATH?immutable=1`, with the characters a URI gives meaning to escaped.
+    static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return "file:\(escaped)?immutable=1"
     }
 
     deinit {

@@ -63,6 +63,36 @@ public struct SQLiteDatabaseFiles: Sendable, Equatable {
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
+    /// Size in bytes of the whole file system holding the database (what a full disk's room is measured against).
+    public var fileSystemBytes: Int64? {
+        var info = statvfs()
+        guard statvfs(directory, &info) == 0 else { return nil }
+        return Int64(info.f_blocks) * Int64(info.f_frsize)
+    }
+
+    /// The file system holding the database is mounted read-only (an SD card Linux remounted
+    /// read-only after errors, say): nothing there can be written until it is writable again.
+    public var isOnReadOnlyFileSystem: Bool {
+        var info = statvfs()
+        guard statvfs(directory, &info) == 0 else { return false }
+        return info.f_flag & UInt(ST_RDONLY) != 0
+    }
+
+    /// The file system refuses to create a file beside the database as read-only (`EROFS`):
+    /// what an ext4 remounted read-only after errors does while statvfs still says read-write.
+    /// Creates and removes a probe file when it is writable, so only for a write that failed.
+    public var refusesNewFilesAsReadOnly: Bool {
+        let probe = path + "-probe"
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return errno == EROFS }
+        _ = close(descriptor)
+        _ = unlink(probe)
+        return false
+    }
+
+    /// The WAL beside the database holds frames (a reader that cannot use the WAL index would miss them).
+    public var walHoldsFrames: Bool { (Self.size(of: walPath) ?? 0) > 0 }
+
     /// Creates the database file empty with `mode` when it does not exist, before SQLite opens
     /// it: SQLite gives its WAL and shared-memory files the database's mode. An existing file
     /// that others may read or write is brought down to `mode`'s bits. False when it cannot.

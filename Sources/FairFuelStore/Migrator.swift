@@ -38,6 +38,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case corruptTrack(session: Int64, sequence: Int64, reason: String)
     /// Start-up found the file corrupt or unreadable and could not move it aside.
     case cannotMoveAside(path: String, reason: String)
+    /// The file system holding the store is read-only (an SD card remounted read-only after errors).
+    case readOnlyFileSystem(path: String)
 
     public var description: String {
         switch self {
@@ -49,6 +51,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .diskFull(path, operation): "the disk holding \(path) is full (\(operation)); pruned the oldest tracks and will retry"
         case let .corruptTrack(session, sequence, reason): "track chunk \(sequence) of session \(session) is corrupt: \(reason)"
         case let .cannotMoveAside(path, reason): "\(path) is corrupt or unreadable and cannot be moved aside: \(reason)"
+        case let .readOnlyFileSystem(path): "the file system holding \(path) is read-only; nothing can be written there until it is writable again"
         }
     }
 }

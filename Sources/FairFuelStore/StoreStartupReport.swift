@@ -12,6 +12,9 @@ public struct StoreStartupReport: Sendable, Equatable {
     public var diskFull = false
     /// With no room for `-shm`, the WAL index is in the service's memory until `TripStore.reopen()`.
     public var walIndexInMemory = false
+    /// The file system holding the store is read-only: the store was opened for reading and
+    /// writes wait until `TripStore.reopenWritable()` succeeds.
+    public var readOnlyFileSystem = false
 
     public init() {}
 }

@@ -29,43 +29,6 @@ extension TripStore {
                 SQLiteDatabaseFiles.size(of: files.sharedMemoryPath) ?? 0, SQLiteDatabaseFiles.size(of: files.reservePath) ?? 0)
     }
 
-    /// Creates the reserve file when it is missing and the file system has room for it
-    /// four times over; true when the reserve is in place.
-    @discardableResult
-    public func restoreDiskReserve() -> Bool {
-        let inPlace = placeDiskReserve()
-        diskReserveMissing = !inPlace
-        return inPlace
-    }
-
-    /// Takes the disk reserve back once space has come back after it was given up (or could not
-    /// be made), without a restart: the service calls it every second; nothing but a flag is
-    /// looked at while the reserve is in place. True when it is in place.
-    @discardableResult
-    public func retakeDiskReserveIfMissing() -> Bool {
-        guard diskReserveMissing else { return true }
-        let inPlace = restoreDiskReserve()
-        if inPlace { log(.notice, "there is room on the disk holding \(path) again: the \(configuration.retention.reserveBytes)-byte reserve is back") }
-        return inPlace
-    }
-
-    private func placeDiskReserve() -> Bool {
-        let files = SQLiteDatabaseFiles(path: path)
-        let bytes = configuration.retention.reserveBytes
-        guard bytes > 0 else {
-            files.releaseReserve()
-            return true
-        }
-        if let size = SQLiteDatabaseFiles.size(of: files.reservePath) {
-            if size == bytes { return true }
-            files.releaseReserve()  // a policy with another size
-        }
-        guard let free = files.freeBytes, free >= 4 * bytes else { return false }
-        let created = files.createReserve(bytes: bytes)
-        if created { log(.info, "reserved \(bytes) bytes beside \(path) for a full disk") }
-        return created
-    }
-
     /// Applies the retention policy: caps the event log, drops the rows of runs nothing needs
     /// (`pruneRuns()`), simplifies full tracks older than the
     /// age limit, and, past `pruneStartPercent` of the disk budget, thins the oldest tracks until
@@ -129,34 +92,6 @@ extension TripStore {
                 + "\(report.bytesOnDiskBefore) -> \(report.bytesOnDiskAfter) bytes")
         }
         return report
-    }
-
-    /// Makes room after a write failed on a full disk: gives up the reserve file (so that SQLite
-    /// can checkpoint and start the WAL over) and thins the oldest tracks (new writes reuse the
-    /// pages they free without growing the file; no vacuum, which would hand them back).
-    /// Without `releasingReserve` (a trip point write, a count of lost points) the reserve stays for sessions.
-    /// Returns the sessions thinned.
-    @discardableResult
-    public func relieveDiskPressure(releasingReserve: Bool = true) -> Int {
-        if releasingReserve, SQLiteDatabaseFiles(path: path).releaseReserve() {
-            diskReserveMissing = true
-            log(.error, "the disk holding \(path) is full: released the \(configuration.retention.reserveBytes)-byte reserve")
-        }
-        _ = try? connection.checkpoint(.passive)
-        _ = try? trimEventLog()
-        var thinned = 0
-        for level in [TrackLevel.full, .simplified] where thinned == 0 {
-            guard let sessions = try? closedSessions(at: level, endedBefore: nil, limit: Self.thinningBatch / 2), !sessions.isEmpty else { continue }
-            do {
-                let removed = try thin(sessions, to: level == .full ? .simplified : .anchorsOnly)
-                log(.notice, "disk full: thinned \(sessions.count) old track(s), \(removed) point(s) removed")
-                thinned = sessions.count
-            } catch {
-                log(.warning, "disk full: could not thin old tracks: \(error)")
-            }
-        }
-        _ = try? connection.checkpoint(.passive)
-        return thinned
     }
 
     /// Drops the oldest events past the cap; returns how many.

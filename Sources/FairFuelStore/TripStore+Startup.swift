@@ -15,6 +15,15 @@ extension TripStore {
         let files = SQLiteDatabaseFiles(path: path)
         var report = StoreStartupReport()
         report.created = !files.exists
+        if files.exists && files.isOnReadOnlyFileSystem {
+            // Nothing can be moved aside nor written: read what the service needs, hold the rest.
+            report.readOnlyFileSystem = true
+            configuration.log?(.error, "the file system holding \(path) is read-only; "
+                + "the service runs and holds its records in memory until it is writable again")
+            let store = try TripStore(path: path, readOnly: true, configuration: configuration)
+            store.waitsForWritableFileSystem = true
+            return (store, report)
+        }
         do {
             let store = try openMakingRoom(path: path, configuration: configuration, report: &report)
             let problems = try store.wrap { () throws(SQLiteError) in try store.connection.quickCheck() }
@@ -66,7 +75,7 @@ extension TripStore {
             configuration.log?(.error, "the disk holding \(path) is full at start-up (\(error)); "
                 + "the service runs and holds its records in memory until there is room")
             if files.releaseReserve() {
-                configuration.log?(.error, "the disk holding \(path) is full: released the \(configuration.retention.reserveBytes)-byte reserve to start")
+                configuration.log?(.error, "the disk holding \(path) is full: released the \(fittedReserveBytes(path: path, configuration: configuration))-byte reserve to start")
                 if let store = try? TripStore(path: path, configuration: configuration) { return store }
             }
             let store = try TripStore(path: path, configuration: configuration, privateWALIndex: true)

@@ -34,6 +34,18 @@ public final class TripStore {
     /// The disk reserve is not in place (given up for a full disk, or no room to make it):
     /// `retakeDiskReserveIfMissing()` tries again.
     public internal(set) var diskReserveMissing = false
+    /// The WAL and free bytes when a truncating checkpoint last failed to give the WAL back (the
+    /// disk still full): it is tried again only once either has changed.
+    var walTruncationFailedAt: (walBytes: Int64, freeBytes: Int64)?
+    /// The writer was opened for reading only because its file system is read-only: writes are
+    /// refused (`.readOnlyFileSystem`) until `reopenWritable()` succeeds.
+    public internal(set) var waitsForWritableFileSystem = false
+    /// The last write failed because the file system went read-only under the store (statvfs may
+    /// not show it: ext4 after errors stays mounted read-write and fails writes with `EROFS`).
+    public private(set) var refusedForReadOnlyFileSystem = false
+    /// A reader opened the file as immutable (its file system is read-only and SQLite could not
+    /// use the WAL index): what a WAL beside it holds is not seen.
+    public private(set) var readsImmutableFile = false
     /// Runs up to this id were pruned by this process's last retention pass (`pruneRuns()`).
     var runsPrunedThrough: Int64 = 0
     /// When set, every finished trip, refuel, split and correction queues its uplink message in
@@ -74,8 +86,12 @@ public final class TripStore {
         // The store holds the pairing secret and every trip: owner and group only (0640), WAL and SHM alike.
         if !readOnly { SQLiteDatabaseFiles(path: path).createIfMissing(mode: 0o640) }
         do {
-            connection = try Self.openConnection(
-                path: path, readOnly: readOnly, vfs: vfsName, configuration: configuration, privateIndex: privateWALIndex)
+            if readOnly {
+                (connection, readsImmutableFile) = try Self.openForReading(path: path, vfs: vfsName, configuration: configuration)
+            } else {
+                connection = try Self.openConnection(
+                    path: path, readOnly: false, vfs: vfsName, configuration: configuration, privateIndex: privateWALIndex)
+            }
         } catch {
             throw .sqlite(error)
         }
@@ -148,7 +164,7 @@ public final class TripStore {
             _ = try connection.scalarText("PRAGMA journal_mode = WAL")
             try connection.execute("PRAGMA synchronous = \(configuration.durability == .syncEveryCommit ? "FULL" : "NORMAL")")
             let pageSize = max(512, try connection.pragmaInt("page_size"))
-            let walBytes = configuration.retention.walAllowanceBytes
+            let walBytes = fittedWALAllowanceBytes(path: path, configuration: configuration)
             // Checkpoint before the WAL (frames of a page and a 24-byte header) outgrows its allowance.
             try connection.execute("PRAGMA wal_autocheckpoint = \(max(16, walBytes / (pageSize + 24)))")
             _ = try connection.scalarInt("PRAGMA journal_size_limit = \(walBytes)")
@@ -156,6 +172,26 @@ public final class TripStore {
             try connection.execute("PRAGMA query_only = 1")
         }
         return connection
+    }
+
+    /// Opens `path` for reading: as any reader does when it can; on a read-only file system
+    /// where SQLite cannot make the WAL index (the service stopped cleanly, so there is none), as
+    /// an immutable file. True in the pair when it was opened immutable.
+    static func openForReading(
+        path: String, vfs: String?, configuration: StoreConfiguration
+    ) throws(SQLiteError) -> (SQLiteConnection, Bool) {
+        do {
+            let connection = try openConnection(path: path, readOnly: true, vfs: vfs, configuration: configuration, privateIndex: false)
+            // The first read is what needs the WAL index.
+            _ = try connection.scalarInt("SELECT count(*) FROM sqlite_master")
+            return (connection, false)
+        } catch let error where !error.isCorrupt && SQLiteDatabaseFiles(path: path).isOnReadOnlyFileSystem {
+            let connection = try SQLiteConnection(path: path, mode: .immutable, vfs: vfs)
+            try connection.execute("PRAGMA query_only = 1")
+            if let kib = configuration.pageCacheKiB { try limitPageCache(connection, kib: kib) }
+            _ = try connection.scalarInt("SELECT count(*) FROM sqlite_master")
+            return (connection, true)
+        }
     }
 
     /// Closes the connection and opens the file at `path` again, with the shared WAL index:
@@ -180,6 +216,27 @@ public final class TripStore {
         fileIdentity = SQLiteDatabaseFiles.identity(of: path)
     }
 
+    /// Once the read-only file system the service's store waits on is writable again, opens the
+    /// store for writing (migrating it if this build needs to) and takes its reserve. False while
+    /// the file system is still read-only; throws when it cannot be opened yet (tried again later).
+    public func reopenWritable() throws(StoreError) -> Bool {
+        guard waitsForWritableFileSystem else { return true }
+        guard !SQLiteDatabaseFiles(path: path).isOnReadOnlyFileSystem else { return false }
+        let writer: SQLiteConnection
+        do {
+            writer = try Self.openConnection(path: path, readOnly: false, vfs: vfsName, configuration: configuration, privateIndex: false)
+        } catch {
+            throw .sqlite(error)
+        }
+        // The reader stays until the writer is ready: a failure leaves the store as it was.
+        try Migrator(StoreSchema.migrations).migrate(writer)
+        connection = writer
+        waitsForWritableFileSystem = false
+        fileIdentity = SQLiteDatabaseFiles.identity(of: path)
+        restoreDiskReserve()
+        return true
+    }
+
     private static func limitPageCache(_ connection: SQLiteConnection, kib: Int) throws(SQLiteError) {
         // A negative cache_size is a budget in KiB, whatever the page size.
         try connection.execute("PRAGMA cache_size = -\(max(64, kib))")
@@ -197,6 +254,7 @@ public final class TripStore {
     /// the disk reserve; trip points and counts of lost points never do, they only thin old tracks.
     @discardableResult
     public func write<T>(durable: Bool = false, spendingReserve: Bool? = nil, _ body: () throws -> T) throws(StoreError) -> T {
+        guard !waitsForWritableFileSystem else { throw .readOnlyFileSystem(path: path) }
         // Inside another write (a whole bundle import): that one commits, or rolls everything back.
         if connection.isInTransaction {
             do { return try body() } catch let error as StoreError { throw error } catch { throw StoreError(error) }
@@ -204,7 +262,12 @@ public final class TripStore {
         do {
             let result = try writeOnce(durable: durable, body)
             diskFullStreak = 0
+            refusedForReadOnlyFileSystem = false
             return result
+        } catch let error where !error.isDiskFull && (isOnReadOnlyFileSystem || SQLiteDatabaseFiles(path: path).refusesNewFilesAsReadOnly) {
+            // Remounted read-only under the service (an SD card after errors): say so, whatever SQLite's code.
+            refusedForReadOnlyFileSystem = true
+            throw .readOnlyFileSystem(path: path)
         } catch let error where error.isDiskFull {
             diskFullStreak += 1
             let mayRelease = spendingReserve ?? durable
@@ -256,5 +319,13 @@ extension StoreError {
         case .diskFull: true
         default: false
         }
+    }
+
+    /// The store cannot be written for now, through no fault of the file (a full disk or a
+    /// read-only file system): what waits for it should be held, not given up.
+    public var isStoreUnwritable: Bool {
+        if isDiskFull { return true }
+        if case .readOnlyFileSystem = self { return true }
+        return false
     }
 }

@@ -72,10 +72,18 @@ struct StoreOptions: ParsableArguments {
         // A reading command creates nothing.
         try requireExisting()
         let resolvedPath = try resolvedPath
+        let store: TripStore
         do {
-            return try TripStore(path: resolvedPath, readOnly: true)
+            store = try TripStore(path: resolvedPath, readOnly: true)
         } catch {
             throw UserFacingError("cannot open the store \(resolvedPath): \(error)")
         }
+        if store.readsImmutableFile {
+            // On standard error, so that --json output stays what it is.
+            let note = "note: the file system holding \(resolvedPath) is read-only; reading the file as it is on disk"
+                + (SQLiteDatabaseFiles(path: resolvedPath).walHoldsFrames ? " (the latest commits, still in its WAL, are not shown)" : "")
+            StandardErrorLog.write(Array((note + "\n").utf8))
+        }
+        return store
     }
 }

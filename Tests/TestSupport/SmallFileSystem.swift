@@ -48,6 +48,13 @@ public final class SmallFileSystem {
         return path
     }
 
+    /// Remounts the file system read-only, or writable again; false when the kernel refuses (a
+    /// read-only remount is refused while a process holds a file there open for writing).
+    @discardableResult
+    public func remount(readOnly: Bool) -> Bool {
+        Self.run("/bin/mount", ["-o", "remount,\(readOnly ? "ro" : "rw")", directory])
+    }
+
     /// Bytes still free.
     public var freeBytes: Int64 {
         var info = statvfs()
@@ -55,7 +62,7 @@ public final class SmallFileSystem {
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
+    static func run(_ tool: String, _ arguments: [String]) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments

@@ -47,6 +47,9 @@ public final class InstanceLock {
         self.storePath = storePath
         // An existing store first: a second service on it is told whose it is, whatever else it shares.
         var fd = open(storePath, O_RDWR | O_CLOEXEC)
+        // A store on a read-only file system (an SD card remounted after errors) is locked
+        // through a read-only descriptor: flock needs none other, and the service still runs on it.
+        if fd < 0 && errno == EROFS { fd = open(storePath, O_RDONLY | O_CLOEXEC) }
         if fd >= 0 {
             try Self.lockOrThrow(fd, path: storePath)
         } else if errno != ENOENT {

@@ -297,10 +297,11 @@ public final class SessionRecorder {
     }
 
     /// The service's once-a-second retry: writes what waits for the store, if anything does, then
-    /// takes the disk reserve back if it was given up and there is room again (no restart needed).
+    /// takes the disk reserve back if it was given up and there is room again (no restart needed;
+    /// a WAL grown meanwhile is given back first, which may be what lets the next write in).
     public func retryStoreWrites() {
         if isBehind { flush() }
-        if !storeRefusing { store.retakeDiskReserveIfMissing() }
+        store.retakeDiskReserveIfMissing()
     }
 
     /// Writes the session start and ends the store refused, in order, until one fails again.

@@ -94,7 +94,9 @@ public final class ServiceRuntime {
         let opened = try TripStore.openCheckingIntegrity(
             path: options.storePath, configuration: configuration, wallClockUTCMs: WallClock.utcMilliseconds())
         store = opened.store
-        if opened.report.diskFull {
+        if opened.report.readOnlyFileSystem {
+            storeNote = Self.readOnlyNote
+        } else if opened.report.diskFull {
             storeNote = opened.report.walIndexInMemory
                 ? "started on a full disk: records wait in memory; other commands cannot read the store until there is room"
                 : "started on a full disk: records wait in memory until there is room"
@@ -151,16 +153,25 @@ public final class ServiceRuntime {
         }
     }
 
-    /// This run's row in the store; nil when a full disk refuses it (the recorder writes it later).
+    /// This run's row in the store; nil when a full disk or a read-only file system refuses it
+    /// (the recorder writes it later).
     private static func beginRun(in store: TripStore, options: Options) throws(StoreError) -> Int64? {
         do {
             return try store.beginRun(note: "service")
         } catch {
-            guard error.isDiskFull else { throw error }
-            options.logger.error("the disk holding \(options.storePath) is full: running with records held in memory "
-                + "(at most \(options.board.store.pendingRecordsMax)) until there is room")
+            guard error.isStoreUnwritable else { throw error }
+            options.logger.error("\(error): running with records held in memory "
+                + "(at most \(options.board.store.pendingRecordsMax)) until the store can be written")
             return nil
         }
+    }
+
+    /// `store_note` while the store's file system is read-only.
+    static let readOnlyNote = "the store's file system is read-only: records wait in memory until it is writable again (tried every second)"
+
+    /// Why the store refuses writes, for the shutdown line: a read-only file system or a full disk.
+    private var unwritableReason: String {
+        store.refusedForReadOnlyFileSystem || store.isOnReadOnlyFileSystem ? "its file system is read-only" : "the disk is full"
     }
 
     /// Runs until `requestStop` (or `shouldStop`) says so; `extraDescriptors` are polled too
@@ -247,7 +258,7 @@ public final class ServiceRuntime {
         } else {
             // Never "flushed" when something was not kept: say exactly what, and whether it is counted in the store.
             logger.error("service stopped: \(recorder.pointsWritten) trip points written; the store could not keep \(lost)"
-                + (saved ? " (counted in the store: fairfuel status)" : "; the store could not even count this: the disk is full"))
+                + (saved ? " (counted in the store: fairfuel status)" : "; the store could not even count this: \(unwritableReason)"))
         }
     }
 
@@ -303,6 +314,7 @@ public final class ServiceRuntime {
     /// Every second: the store file deleted or replaced under the service is written back from
     /// the open connection; a store opened on a full disk shares its WAL index again once there is room.
     private func checkStoreFile() {
+        guard followReadOnlyFileSystem() else { return }
         let lock = options.instanceLock
         // The lock moves to the copy before it takes the store's path: no moment when a second service could take it.
         let check = store.checkFileInPlace(wallClockUTCMs: WallClock.utcMilliseconds()) { copy in lock?.lockStoreReplacement(at: copy) ?? true }
@@ -330,6 +342,34 @@ public final class ServiceRuntime {
                 logger.debug("cannot reopen the store with a shared index yet: \(error)")
             }
         }
+    }
+
+    /// Every second: says once, in the journal and in `status`, that the store's file system went
+    /// read-only; opens a store that waited on one for writing once it is writable again (the
+    /// recorder then writes what it holds). False while the store waits, so that the file is not
+    /// taken for deleted or replaced meanwhile.
+    private func followReadOnlyFileSystem() -> Bool {
+        if store.waitsForWritableFileSystem {
+            do {
+                guard try store.reopenWritable() else { return false }
+                storeNote = nil
+                logger.notice("the file system holding \(options.storePath) is writable again: the store is open for writing; "
+                    + "writing the \(recorder.pendingRecordCount) record(s) held")
+            } catch {
+                logger.debug("cannot open the store for writing yet: \(error)")
+                return false
+            }
+            return true
+        }
+        let readOnly = recorder.storeRefusing && (store.refusedForReadOnlyFileSystem || store.isOnReadOnlyFileSystem)
+        if readOnly && storeNote != Self.readOnlyNote {
+            storeNote = Self.readOnlyNote
+            logger.error("the file system holding \(options.storePath) went read-only: holding the records in memory "
+                + "(at most \(options.board.store.pendingRecordsMax)) until it is writable again")
+        } else if !readOnly && storeNote == Self.readOnlyNote {
+            storeNote = nil
+        }
+        return true
     }
 
     private func write(_ wire: [UInt8]) {

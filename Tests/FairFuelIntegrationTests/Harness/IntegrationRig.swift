@@ -91,11 +91,12 @@ final class IntegrationRig: @unchecked Sendable {
         return try waitForService(run)
     }
 
-    /// The daemon `fairfueld` (built beside `fairfuel`) instead of `fairfuel run`: the same options.
-    func startDaemon(extra: [String] = []) throws -> ChildProcess {
+    /// The daemon `fairfueld` (built beside `fairfuel`) instead of `fairfuel run`: the same options;
+    /// `database` for a store elsewhere than the rig's.
+    func startDaemon(extra: [String] = [], database: String? = nil) throws -> ChildProcess {
         let daemon = (FairFuelExecutable.path as NSString).deletingLastPathComponent + "/fairfueld"
         let run = try spawn(
-            "fairfueld", ["--port", linkPath, "--db", databasePath, "--control", controlPath] + extra, executable: daemon)
+            "fairfueld", ["--port", linkPath, "--db", database ?? databasePath, "--control", controlPath] + extra, executable: daemon)
         return try waitForService(run)
     }
 
