@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the README's module table from Package.swift as it is: each product target, bottom
+# Prints the module table in docs/architecture.md from Package.swift as it is: each product target, bottom
 # layer first, with what it depends on. CI compares it with the README (scripts/check-layers.sh),
 # so the architecture section cannot drift from the package.
 #
@@ -23,13 +23,13 @@ for target in package["targets"]:
     print("| `%s` | %s |" % (target["name"], ", ".join(names) if names else "the standard library"))
 ')
 if [ "${1:-}" = "--check" ]; then
-  readme=$(sed -n '/<!-- architecture:begin -->/,/<!-- architecture:end -->/p' README.md | sed '1d;$d')
+  readme=$(sed -n '/<!-- architecture:begin -->/,/<!-- architecture:end -->/p' docs/architecture.md | sed '1d;$d')
   if [ "$table" != "$readme" ]; then
-    echo "architecture: the README's module table differs from Package.swift; paste scripts/architecture.sh's output between its markers:" >&2
+    echo "architecture: the module table in docs/architecture.md differs from Package.swift; paste scripts/architecture.sh's output between its markers:" >&2
     diff <(printf '%s\n' "$readme") <(printf '%s\n' "$table") >&2 || true
     exit 1
   fi
-  echo "architecture: the README's module table matches Package.swift"
+  echo "architecture: the module table in docs/architecture.md matches Package.swift"
 else
   printf '%s\n' "$table"
 fi
