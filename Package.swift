@@ -149,7 +149,10 @@ let package = Package(
         .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelCore", "FairFuelLink", "TestSupport"]),
         .testTarget(
             name: "FairFuelServiceCoreTests",
-            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelServiceCore", "FairFuelSimulation", "TestSupport"],
+            dependencies: [
+                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelServiceCore", "FairFuelSimulation", "TestSupport",
+                "FairFuelEdges",  // HMAC-SHA256 (libcrypto) for the command desk's tests
+            ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "FairFuelPullTests",

@@ -149,5 +149,6 @@ enum StoreSchema {
         stableIDs,  // trip, refuel and untracked ids never given again (StoreSchema+StableIDs.swift)
         runCaptures,  // the capture a replay read (StoreSchema+RunCaptures.swift)
         ukUnits,  // the vehicle's units may be `uk`: imperial gallons (StoreSchema+UKUnits.swift)
+        fleetCommands,  // commands applied from the hub, each record's last message (StoreSchema+FleetCommands.swift)
     ]
 }

@@ -190,6 +190,10 @@ public final class TripStore {
     /// the disk reserve; trip points and counts of lost points never do, they only thin old tracks.
     @discardableResult
     public func write<T>(durable: Bool = false, spendingReserve: Bool? = nil, _ body: () throws -> T) throws(StoreError) -> T {
+        // Inside a caller's write (a fleet command applies a correction and records its id in one), join it.
+        if connection.isInTransaction {
+            do { return try body() } catch { throw StoreError(error) }
+        }
         do {
             let result = try writeOnce(durable: durable, body)
             diskFullStreak = 0

@@ -92,7 +92,7 @@ public final class HubCollector {
         // The vehicle id names a directory: letters, digits, '-' and '_' only.
         guard Self.isPlainID(vehicle) else { return .ignored("vehicle id \(vehicle) is not a plain id") }
         let text = String(decoding: payload, as: UTF8.self)
-        guard let json = HubJSON(text), let id = json["id"]?.int, let revision = json["revision"]?.int else {
+        guard let json = JSONValue(text), let id = json["id"]?.int, let revision = json["revision"]?.int else {
             return .ignored("not a version 1 record message")
         }
         guard json["v"]?.int == 1 else { return .ignored("payload version \(json["v"]?.int.map(String.init) ?? "?")") }
@@ -120,7 +120,7 @@ public final class HubCollector {
     static let maximumPositionMagnitude = 1e15
 
     /// The first number in `json` (keys in order) that is negative or beyond those limits, with the key it is under.
-    static func numberOutOfRange(_ json: HubJSON, key: String = "", inPosition: Bool = false) -> (key: String, text: String)? {
+    static func numberOutOfRange(_ json: JSONValue, key: String = "", inPosition: Bool = false) -> (key: String, text: String)? {
         switch json {
         case let .object(fields):
             for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
@@ -181,7 +181,7 @@ public final class HubCollector {
 
         // A record kept by a hub that did not check numbers yet is left out, as it would be refused now.
         let live = records.filter { !$0.deleted }.compactMap { r in
-            HubJSON(r.payload).flatMap { Self.numberOutOfRange($0) == nil ? (r, $0) : nil }
+            JSONValue(r.payload).flatMap { Self.numberOutOfRange($0) == nil ? (r, $0) : nil }
         }
         let removedRefuels = Set(records.filter { $0.kind == "refuel" && $0.deleted }.map(\.id))
         // The newest message's vehicle name and the newest bill's currency describe the car.
@@ -207,7 +207,7 @@ public final class HubCollector {
             drivers += PullRecordLine.encode([String(id), name, uuid?.lowercased() ?? ""])
             return String(id)
         }
-        func ms(_ value: HubJSON?) -> String {
+        func ms(_ value: JSONValue?) -> String {
             guard let text = value?.string, let instant = try? ISO8601.parse(text) else { return "" }
             return String(instant.millisecondsSinceEpoch)
         }
