@@ -1,0 +1,106 @@
+import FairFuelCore
+import FairFuelEdges
+import FairFuelStore
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `mosquitto_pub`, which publishes the hub's commands in these tests.
+private let publisherPath = ["/usr/bin/mosquitto_pub", "/usr/local/bin/mosquitto_pub"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+extension IntegrationTests {
+    /// Commands down to a car through a real Mosquitto and the real service (docs/mqtt.md,
+    /// "Commands"): one published while the service is stopped is applied once when it is back,
+    /// a duplicate is answered `already_applied` and changes nothing, a wrong HMAC is refused.
+    @Suite(.enabled(if: MosquittoHarness.toolsPresent && publisherPath != nil, "\(MosquittoHarness.missingMessage)"))
+    struct FleetCommandServiceTests {
+        static let secretHex = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+
+        /// The envelope as docs/mqtt.md describes it, built here independently of the hub's code.
+        static func envelope(id: String, payload: String, secretHex: String) throws -> String {
+            try HMACSHA256.load()
+            let key = try #require(Hex.bytes(secretHex))
+            let mac = HMACSHA256.mac(key: key, message: Array("fairfuel-command-v1\n\(id)\n\(payload)".utf8))
+            var json = JSONLine()
+            json.add("id", id)
+            json.add("payload", payload)
+            json.add("hmac", Hex.string(mac))
+            return json.string
+        }
+
+        static func publish(_ harness: MosquittoHarness, topic: String, _ message: String) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try #require(publisherPath))
+            process.arguments = ["-h", "127.0.0.1", "-p", "\(harness.port)", "-q", "1", "-t", topic, "-m", message]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+
+        static func refuelCount(_ rig: IntegrationRig) throws -> Int { try rig.openStore().refuels().count }
+
+        @Test(.timeLimit(.minutes(2)))
+        func aCommandSentWhileTheCarIsAwayIsAppliedOnceAndAForgedOneNever() throws {
+            let harness = try MosquittoHarness()
+            defer { harness.shutDown() }
+            try IntegrationTests.withRig("two-drivers.scenario") { rig in
+                do {
+                    let store = try TripStore(path: rig.databasePath)
+                    try store.setPairingSecret(hex: Self.secretHex, createdUTCMs: nil)
+                }
+                let vehicle = try rig.openStore().vehicleUplinkID()
+                let topic = "fairfuel/\(vehicle)/command"
+                let board = try UplinkServiceTests.writeBoard(rig, port: harness.port)
+                let results = try harness.subscribe(topic: topic + "/result", count: 3, seconds: 60)
+
+                // First run: the car subscribes in a persistent session, then stops.
+                var run = try rig.startRun(extra: ["--board", board])
+                try rig.waitUntil("the uplink connects", seconds: 20) { UplinkServiceTests.uplink(rig)?["state"] as? String == "connected" }
+                try rig.waitUntil("the car subscribes to its commands", seconds: 10) { harness.brokerLog.contains(topic) }
+                run.send(SIGTERM)
+                #expect(run.wait(seconds: 5) == .exited(0))
+
+                // While it is away: a refuel entered at home, and one signed with another secret.
+                let payload = #"{"v":1,"command":"refuel_add","issued_utc":"2026-03-02T18:00:00Z","at_utc":"2026-03-02T17:30:00Z","liters":31.5,"cost_cents":5432,"station":"Home \"typed\""}"#
+                let good = try Self.envelope(id: "hub-cmd-1", payload: payload, secretHex: Self.secretHex)
+                let forged = try Self.envelope(
+                    id: "hub-cmd-2", payload: payload.replacing("5432", with: "1"), secretHex: "ffffffffffffffffffffffffffffffff")
+                #expect(try Self.refuelCount(rig) == 0)
+                try Self.publish(harness, topic: topic, good)
+                try Self.publish(harness, topic: topic, forged)
+
+                run = try rig.startRun(extra: ["--board", board])
+                try rig.waitUntil("the queued command is applied", seconds: 20) { try Self.refuelCount(rig) == 1 }
+                let refuel = try #require(try rig.openStore().refuels().first?.refuel)
+                #expect(refuel.cost == MinorUnits(5_432) && refuel.liters == 31.5 && refuel.station == "Home \"typed\"")
+
+                // The same command again: answered already_applied, nothing changes.
+                try Self.publish(harness, topic: topic, good)
+                let lines = harness.lines(of: results, seconds: 20)
+                #expect(lines.count == 3, "\(lines)")
+                let answers = lines.compactMap { line -> [String: Any]? in
+                    guard let space = line.firstIndex(of: " ") else { return nil }
+                    return try? JSONSerialization.jsonObject(with: Data(line[line.index(after: space)...].utf8)) as? [String: Any]
+                }
+                #expect(answers.map { "\($0["id"] ?? "-") \($0["outcome"] ?? "-")" }
+                    == ["hub-cmd-1 applied", "hub-cmd-2 refused", "hub-cmd-1 already_applied"], "\(lines)")
+                #expect((answers[safe: 1]?["reason"] as? String)?.contains("HMAC") == true)
+                #expect(try Self.refuelCount(rig) == 1)
+                // The forged one was logged once, as refused.
+                #expect(run.standardError.split(separator: "\n").filter { $0.contains("hub-cmd-2 refused") }.count == 1, "\(run.standardError)")
+                // The refuel went up as any refuel does.
+                try rig.waitUntil("the outbox is empty", seconds: 20) { UplinkServiceTests.uplink(rig)?["pending"] as? Int == 0 }
+                run.send(SIGTERM)
+                #expect(run.wait(seconds: 5) == .exited(0))
+            }
+        }
+    }
+}
+
+extension Array {
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
