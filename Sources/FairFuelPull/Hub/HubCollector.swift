@@ -1,4 +1,5 @@
 import FairFuelCore
+import FairFuelEdges
 import FairFuelStore
 
 /// What a hub keeps of the uplink messages of many cars: each car's latest revision of every
@@ -17,12 +18,16 @@ public final class HubCollector {
         case stale
         /// Not a record message of a car under the prefix (status, or unreadable); the reason.
         case ignored(String)
+        /// A record message that fails the payload's checks (`HubMessageCheck`) or claims another
+        /// car's `vehicle_uid`: nothing stored, the reason kept (`refusals`).
+        case refused(String)
     }
 
     public struct Counters: Sendable, Equatable {
         public var kept = 0
         public var stale = 0
         public var ignored = 0
+        public var refused = 0
     }
 
     struct Kept {
@@ -45,6 +50,9 @@ public final class HubCollector {
     public private(set) var counters = Counters()
     private var cars: [String: [String: Kept]] = [:]
     private var dirty: Set<String> = []
+    /// Each `vehicle_uid` and the vehicle id that claimed it first (`DIR/.fairfuel-hub-uids`).
+    private var uidOwners: [String: String] = [:]
+    let refusals: HubRefusals
 
     /// Makes `directory` (and its marker) if needed; each car's kept records are read when its first message arrives.
     public init(directory: String, prefix: String) throws(PullClientError) {
@@ -61,7 +69,13 @@ public final class HubCollector {
             clientID = "fairfuel-hub-" + suffix
             try PullFiles.replace(marker, with: clientID + "\n")
         }
+        for fields in PulledRecords.lines(try PullFiles.read(directory + "/" + Self.uidsName)) where fields.count >= 2 {
+            if uidOwners[fields[0]] == nil { uidOwners[fields[0]] = fields[1] }
+        }
+        refusals = try HubRefusals(path: directory + "/" + HubRefusals.fileName)
     }
+
+    static let uidsName = markerName + "-uids"
 
     /// The car directories under a hub directory (sorted by vehicle id), or nil when `directory` is not a hub's.
     public static func carDirectories(in directory: String) throws(PullClientError) -> [String]? {
@@ -78,6 +92,13 @@ public final class HubCollector {
         case .kept: counters.kept += 1
         case .stale: counters.stale += 1
         case .ignored: counters.ignored += 1
+        case let .refused(reason):
+            counters.refused += 1
+            let levels = topic.split(separator: "/")
+            let message = JSONValue(String(decoding: payload, as: UTF8.self))?["message_id"]?.int
+            try refusals.record(
+                vehicle: levels.count >= 2 ? String(levels[levels.count - 2]) : "?", kind: String(levels.last ?? "?"), messageID: message,
+                reason: reason, receivedUTCMs: WallClock.utcMilliseconds())
         }
         return outcome
     }
@@ -96,8 +117,20 @@ public final class HubCollector {
             return .ignored("not a version 1 record message")
         }
         guard json["v"]?.int == 1 else { return .ignored("payload version \(json["v"]?.int.map(String.init) ?? "?")") }
-        guard json["vehicle"]?.string == nil || json["vehicle"]?.string == vehicle else { return .ignored("vehicle differs from the topic's") }
-        if let bad = Self.numberOutOfRange(json) { return .ignored("\(bad.key) out of range: \(bad.text)") }
+        guard json["vehicle"]?.string == nil || json["vehicle"]?.string == vehicle else { return .refused("vehicle differs from the topic's") }
+        if let bad = Self.numberOutOfRange(json) { return .refused("\(bad.key) out of range: \(bad.text)") }
+        if let problem = HubMessageCheck.problem(kind: kind, vehicle: vehicle, json) { return .refused(problem) }
+        // A car's identity belongs to the first vehicle id that claimed it: a copy under another id
+        // would make `family` see one car twice.
+        if let uid = json["vehicle_uid"]?.string {
+            if let owner = uidOwners[uid], owner != vehicle {
+                return .refused("vehicle_uid \(uid) belongs to vehicle \(owner), which claimed it first")
+            }
+            if uidOwners[uid] == nil {
+                uidOwners[uid] = vehicle
+                try PullFiles.appendDurably(directory + "/" + Self.uidsName, PullRecordLine.encode([uid, vehicle]))
+            }
+        }
         try load(vehicle)
         let key = "\(kind):\(id)"
         if let kept = cars[vehicle]?[key], revision <= kept.revision { return .stale }

@@ -1,0 +1,48 @@
+import FairFuelCore
+
+/// The messages a hub refused and why (`DIR/.fairfuel-hub-refused.tsv`), for `fairfuel hub status`:
+/// one record line each (received UTC ms, vehicle id, topic kind, message id, reason), the newest
+/// `maximumKept` only, so that a car or an intruder flooding bad messages cannot fill the disk.
+public final class HubRefusals {
+    public static let fileName = HubCollector.markerName + "-refused.tsv"
+    public static let maximumKept = 1_000
+
+    public struct Refusal: Sendable, Equatable {
+        public var receivedUTCMs: Int64
+        public var vehicle: String
+        public var kind: String
+        public var messageID: Int64?
+        public var reason: String
+    }
+
+    let path: String
+    /// `maximumKept` but in tests.
+    let limit: Int
+    private var lines: Int
+
+    init(path: String, limit: Int = HubRefusals.maximumKept) throws(PullClientError) {
+        self.path = path
+        self.limit = max(1, limit)
+        lines = PulledRecords.lines(try PullFiles.read(path)).count
+    }
+
+    func record(vehicle: String, kind: String, messageID: Int64?, reason: String, receivedUTCMs: Int64) throws(PullClientError) {
+        try PullFiles.appendDurably(
+            path, PullRecordLine.encode([String(receivedUTCMs), vehicle, kind, messageID.map(String.init) ?? "", reason]))
+        lines += 1
+        // Trimmed once it holds twice the limit: a rewrite per thousand refusals, not per refusal.
+        if lines >= 2 * limit {
+            let kept = PulledRecords.lines(try PullFiles.read(path)).suffix(limit)
+            try PullFiles.replace(path, with: kept.map(PullRecordLine.encode).joined())
+            lines = kept.count
+        }
+    }
+
+    /// What the hub in `directory` refused, oldest first (the newest `maximumKept`).
+    public static func read(directory: String) throws(PullClientError) -> [Refusal] {
+        PulledRecords.lines(try PullFiles.read(directory + "/" + fileName)).suffix(maximumKept).compactMap { f in
+            guard f.count >= 5, let at = Int64(f[0]) else { return nil }
+            return Refusal(receivedUTCMs: at, vehicle: f[1], kind: f[2], messageID: Int64(f[3]), reason: f[4])
+        }
+    }
+}
