@@ -98,6 +98,82 @@ extension IntegrationTests {
                 #expect(run.wait(seconds: 5) == .exited(0))
             }
         }
+
+        /// `fairfuel hub command` end to end: pending while the car is away, applied once it answers,
+        /// refused when signed with another secret; `fairfuel hub status` lists what the hub refused.
+        @Test(.timeLimit(.minutes(2)))
+        func theHubSendsACommandAndShowsItsResult() throws {
+            let harness = try MosquittoHarness()
+            defer { harness.shutDown() }
+            try IntegrationTests.withRig("two-drivers.scenario") { rig in
+                do {
+                    let store = try TripStore(path: rig.databasePath)
+                    try store.setPairingSecret(hex: Self.secretHex, createdUTCMs: nil)
+                }
+                let vehicle = try rig.openStore().vehicleUplinkID()
+                let board = try UplinkServiceTests.writeBoard(rig, port: harness.port)
+                let secretFile = rig.directory + "/secret"
+                try Self.secretHex.write(toFile: secretFile, atomically: true, encoding: .utf8)
+                let wrongFile = rig.directory + "/wrong-secret"
+                try "ffffffffffffffffffffffffffffffff".write(toFile: wrongFile, atomically: true, encoding: .utf8)
+                func send(_ words: [String], secret: String, id: String, timeout: String = "20") throws -> CommandResult {
+                    try FairFuelExecutable.run(
+                        ["hub", "command", "--url", "mqtt://127.0.0.1:\(harness.port)", "--vehicle", vehicle, "--secret-file", secret,
+                         "--timeout", timeout, "--id", id] + words)
+                }
+                let refuel = ["refuel", "add", "--at", "2026-03-02T17:30:00Z", "--liters", "31.5", "--cost", "54.32", "--station", "Aral"]
+
+                // The car has never connected: no session at the broker yet, so the command waits in vain.
+                let away = try send(refuel, secret: secretFile, id: "away-1", timeout: "1")
+                #expect(away.exitCode == 1 && away.standardError.contains("command away-1 (refuel_add) is pending"), "\(away.standardError)")
+
+                let run = try rig.startRun(extra: ["--board", board])
+                try rig.waitUntil("the uplink connects", seconds: 20) { UplinkServiceTests.uplink(rig)?["state"] as? String == "connected" }
+                try rig.waitUntil("the car subscribes to its commands", seconds: 10) { harness.brokerLog.contains("fairfuel/\(vehicle)/command") }
+                let applied = try send(refuel, secret: secretFile, id: "hub-1")
+                #expect(applied.exitCode == 0, "\(applied.standardError)")
+                #expect(applied.standardOutput.contains("command hub-1 (refuel_add): applied: refuel 1 added"), "\(applied.standardOutput)")
+                let again = try send(refuel, secret: secretFile, id: "hub-1")
+                #expect(again.standardOutput.contains("command hub-1 (refuel_add): already_applied"), "\(again.standardOutput)")
+                let forged = try send(["settle", "1"], secret: wrongFile, id: "hub-2")
+                #expect(forged.exitCode == 1 && forged.standardError.contains("refused: the command's HMAC does not match"), "\(forged.standardError)")
+                let invalid = try send(["trip", "assign", "1", "Nobody"], secret: secretFile, id: "hub-3")
+                #expect(invalid.exitCode == 1 && invalid.standardError.contains("no driver named 'Nobody'"), "\(invalid.standardError)")
+                let typo = try send(["refuel", "add", "--liters", "31.5"], secret: secretFile, id: "hub-4")
+                #expect(typo.exitCode != 0 && typo.standardError.contains("--at is needed"), "\(typo.standardError)")
+                #expect(try Self.refuelCount(rig) == 1)
+                #expect(try rig.openStore().refuels().first?.refuel.settledUTCMs == nil)
+                run.send(SIGTERM)
+                #expect(run.wait(seconds: 5) == .exited(0))
+            }
+        }
+
+        /// A hub refuses a trip of 999,999,999,999 m and a split that does not add up, keeps the
+        /// good trip, and `fairfuel hub status` says what it refused and why.
+        @Test(.timeLimit(.minutes(1)))
+        func hubStatusListsWhatTheHubRefused() throws {
+            let harness = try MosquittoHarness()
+            defer { harness.shutDown() }
+            let directory = harness.directory + "/hub"
+            let vehicle = "0123456789abcdef0123456789abcdef"
+            func collect() throws -> CommandResult {
+                try FairFuelExecutable.run(["hub", "--url", "mqtt://127.0.0.1:\(harness.port)", "--dir", directory, "--until-idle", "1"])
+            }
+            _ = try collect()  // the hub's persistent session: what is published next waits for it
+            let trip = #"{"v":1,"message_id":1,"vehicle":"\#(vehicle)","vehicle_name":"Golf","id":1,"revision":0,"driver":"Anna","start_utc":"2026-11-25T07:41:03.000Z","end_utc":"2026-11-25T08:06:10.000Z","end_reason":"departed","distance_m":21406.3,"fuel_ml":1482.3,"duration_ms":1507212}"#
+            try Self.publish(harness, topic: "fairfuel/\(vehicle)/trip", trip)
+            try Self.publish(harness, topic: "fairfuel/\(vehicle)/trip", trip.replacing("\"id\":1,", with: "\"id\":2,").replacing("\"message_id\":1", with: "\"message_id\":2").replacing("21406.3", with: "999999999999"))
+            try Self.publish(harness, topic: "fairfuel/\(vehicle)/split", #"{"v":1,"message_id":3,"vehicle":"\#(vehicle)","id":12,"revision":0,"at_utc":"2026-11-25T17:20:00.000Z","liters":41.2,"cost_cents":7396,"full":true,"currency":"EUR","shares":[{"driver":"Anna","fuel_l":41.2,"cost_cents":100}]}"#)
+            let collected = try collect()
+            #expect(collected.standardOutput.contains("1 record message(s) kept, 0 duplicate or older, 2 refused"), "\(collected.standardOutput) \(collected.standardError)")
+            let status = try FairFuelExecutable.run(["hub", "status", "--dir", directory])
+            #expect(status.exitCode == 0)
+            #expect(status.standardOutput.contains("cars: 1 (\(vehicle))"), "\(status.standardOutput)")
+            #expect(status.standardOutput.contains("\(vehicle)/trip message 2: distance_m 999999999999 is outside 0...10000000"), "\(status.standardOutput)")
+            #expect(status.standardOutput.contains("\(vehicle)/split message 3: the shares add up to 100, not the bill's cost_cents 7396"), "\(status.standardOutput)")
+            let family = try FairFuelExecutable.run(["family", directory, "--json"])
+            #expect(family.exitCode == 0 && family.standardOutput.contains("Anna"), "\(family.standardError)")
+        }
     }
 }
 
