@@ -1,4 +1,5 @@
 import ArgumentParser
+import FairFuelCore
 import FairFuelConfiguration
 import FairFuelEdges
 import FairFuelPull
@@ -86,6 +87,7 @@ struct HubCollectCommand: ParsableCommand {
         var lastMessageMs = clock.now.value
         var failure: PullClientError?
         var reported: String?
+        var refusalLog = RateLimitedLog<String>()
         client.setHandlers(MQTTClient.Handlers(
             connected: {
                 printError("hub: connected to \(url) as \(configuration.clientID)")
@@ -105,7 +107,12 @@ struct HubCollectCommand: ParsableCommand {
                     case let .ignored(reason) where !topic.hasSuffix("/status"):
                         printError("hub: ignored a message on \(topic): \(reason)")
                     case let .refused(reason):
-                        printError("hub: refused a message on \(topic): \(reason)")
+                        // Anyone who can publish under the prefix can send these: a line a minute per car, all kept for `hub status`.
+                        let car = topic.split(separator: "/").dropLast().last.map(String.init) ?? topic
+                        if case let .line(suppressed) = refusalLog.admit(car, nowMs: clock.now.value) {
+                            printError("hub: refused a message on \(topic): \(reason)"
+                                + (suppressed > 0 ? " (\(suppressed) more refused before; `fairfuel hub status` lists them)" : ""))
+                        }
                     default:
                         break
                     }
