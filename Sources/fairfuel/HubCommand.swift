@@ -3,6 +3,7 @@ import FairFuelCore
 import FairFuelConfiguration
 import FairFuelEdges
 import FairFuelPull
+import FairFuelStore
 import Synchronization
 
 private let hubInterrupted = Atomic<Bool>(false)
@@ -70,6 +71,8 @@ struct HubCollectCommand: ParsableCommand {
     var untilIdle: Double?
     @Option(name: .customLong("client-id"), help: "The MQTT client id (default: the one kept in DIR/.fairfuel-hub).")
     var clientID: String?
+    @Option(help: "Keep the records in this SQLite file (one small transaction per message) instead of car directories; DIR's cars are imported once. `fairfuel family FILE` reads it.")
+    var db: String?
 
     func validate() throws {
         if let untilIdle, !(untilIdle > 0 && untilIdle <= 86_400) { throw ValidationError("--until-idle must be 0 < SECONDS <= 86400") }
@@ -80,7 +83,13 @@ struct HubCollectCommand: ParsableCommand {
         let prefix = connection.prefix
         let clock = MonotonicClock()
         let collector: HubCollector
-        do { collector = try HubCollector(directory: dir, prefix: prefix) } catch { throw UserFacingError("hub: \(error)") }
+        do {
+            collector = try HubCollector(directory: dir, prefix: prefix, database: try db.map { path throws in try HubRecordStore(path: path) })
+            let imported = try collector.importDirectoryOnce()
+            if imported > 0 { printError("hub: imported \(imported) record(s) of \(dir)'s cars into \(db ?? "")") }
+        } catch {
+            throw UserFacingError("hub: \(error)")
+        }
         let configuration = try connection.clientConfiguration(clientID: clientID ?? collector.clientID, cleanSession: false)
         let client: MQTTClient
         do { client = try MQTTClient(configuration: configuration) } catch { throw UserFacingError("hub: \(error)") }

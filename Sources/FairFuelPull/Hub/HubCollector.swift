@@ -54,10 +54,15 @@ public final class HubCollector {
     private var uidOwners: [String: String] = [:]
     let refusals: HubRefusals
 
+    /// With a database, records go there, one small transaction per message, and no car's files are
+    /// written; `directory` keeps the client id, the vehicle_uid bindings and the refusals.
+    let database: HubRecordStore?
+
     /// Makes `directory` (and its marker) if needed; each car's kept records are read when its first message arrives.
-    public init(directory: String, prefix: String) throws(PullClientError) {
+    public init(directory: String, prefix: String, database: HubRecordStore? = nil) throws(PullClientError) {
         self.directory = directory
         self.prefix = prefix
+        self.database = database
         try PullFiles.makeDirectory(directory)
         let marker = directory + "/" + Self.markerName
         if let text = try PullFiles.read(marker), let line = text.split(separator: "\n").first, !line.isEmpty {
@@ -131,6 +136,16 @@ public final class HubCollector {
                 try PullFiles.appendDurably(directory + "/" + Self.uidsName, PullRecordLine.encode([uid, vehicle]))
             }
         }
+        let deleted = json["deleted"]?.bool == true
+        if let database {
+            do {
+                let offer = try database.offer(
+                    vehicle: vehicle, kind: kind, id: id, revision: revision, deleted: deleted, messageID: json["message_id"]?.int, payload: text)
+                return offer == .kept ? .kept : .stale
+            } catch {
+                throw .file("hub database \(database.path): \(error)")
+            }
+        }
         try load(vehicle)
         let key = "\(kind):\(id)"
         if let kept = cars[vehicle]?[key], revision <= kept.revision { return .stale }
@@ -181,8 +196,9 @@ public final class HubCollector {
         return id.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" }
     }
 
-    /// Writes every car that changed since the last flush.
+    /// Writes every car that changed since the last flush (with a database, nothing is left to write).
     public func flush() throws(PullClientError) {
+        guard database == nil else { return }
         let carsListPath = directory + "/" + Self.markerName + "-cars"
         let listed = Set((try PullFiles.read(carsListPath) ?? "").split(separator: "\n").map(String.init))
         for vehicle in dirty.sorted() {
@@ -290,5 +306,56 @@ public final class HubCollector {
         try PullFiles.replace(stateDirectory + "/drivers.tsv", with: drivers)
         try PullFiles.replace(stateDirectory + "/trips.tsv", with: trips)
         try PullFiles.replace(stateDirectory + "/splits.tsv", with: splits)
+    }
+}
+
+extension HubCollector {
+    /// Copies the records of a hub directory's cars into the database, once (the database remembers
+    /// it): a hub moved from a folder to a database keeps what it had. Returns how many records.
+    public func importDirectoryOnce() throws(PullClientError) -> Int {
+        guard let database else { return 0 }
+        let key = "imported:" + directory
+        var count = 0
+        do {
+            guard try database.meta(key) == nil else { return 0 }
+            let vehicles = (try PullFiles.read(directory + "/" + Self.markerName + "-cars") ?? "").split(separator: "\n").map(String.init)
+            var all: [(String, Kept)] = []
+            for vehicle in vehicles where Self.isPlainID(vehicle) {
+                try load(vehicle)
+                all += (cars[vehicle] ?? [:]).values.map { (vehicle, $0) }
+            }
+            try database.inOneTransaction {
+                for (vehicle, record) in all {
+                    let messageID = JSONValue(record.payload)?["message_id"]?.int
+                    if try database.offer(
+                        vehicle: vehicle, kind: record.kind, id: record.id, revision: record.revision, deleted: record.deleted,
+                        messageID: messageID, payload: record.payload) == .kept { count += 1 }
+                }
+                try database.setMeta(key, String(count))
+            }
+        } catch let error as PullClientError {
+            throw error
+        } catch {
+            throw .file("hub database \(database.path): \(error)")
+        }
+        cars = [:]
+        return count
+    }
+
+    /// Writes every car of `database` into `directory` as a hub's directory, for the family's views
+    /// (`family`, `split`, `summary`, `report` read a hub database through it).
+    public static func materialize(_ database: HubRecordStore, into directory: String) throws(PullClientError) {
+        let collector = try HubCollector(directory: directory, prefix: "fairfuel")
+        do {
+            for vehicle in try database.vehicles() where isPlainID(vehicle) {
+                collector.cars[vehicle] = Dictionary(uniqueKeysWithValues: try database.records(vehicle: vehicle).map { record in
+                    ("\(record.kind):\(record.id)", Kept(kind: record.kind, id: record.id, revision: record.revision, deleted: record.deleted, payload: record.payload))
+                })
+                collector.dirty.insert(vehicle)
+            }
+        } catch {
+            throw .file("hub database \(database.path): \(error)")
+        }
+        try collector.flush()
     }
 }
