@@ -1,4 +1,3 @@
-import FairFuelCore
 import FairFuelEdges
 import FairFuelStore
 import Foundation
@@ -23,13 +22,11 @@ extension IntegrationTests {
         /// The envelope as docs/mqtt.md describes it, built here independently of the hub's code.
         static func envelope(id: String, payload: String, secretHex: String) throws -> String {
             try HMACSHA256.load()
-            let key = try #require(Hex.bytes(secretHex))
+            let digits = Array(secretHex.utf8)
+            let key = stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
             let mac = HMACSHA256.mac(key: key, message: Array("fairfuel-command-v1\n\(id)\n\(payload)".utf8))
-            var json = JSONLine()
-            json.add("id", id)
-            json.add("payload", payload)
-            json.add("hmac", Hex.string(mac))
-            return json.string
+            let envelope = ["id": id, "payload": payload, "hmac": mac.map { String(format: "%02x", $0) }.joined()]
+            return String(decoding: try JSONSerialization.data(withJSONObject: envelope), as: UTF8.self)
         }
 
         static func publish(_ harness: MosquittoHarness, topic: String, _ message: String) throws {
@@ -43,16 +40,18 @@ extension IntegrationTests {
 
         static func refuelCount(_ rig: IntegrationRig) throws -> Int { try rig.openStore().refuels().count }
 
+        /// Gives the rig's car the pairing secret and returns its vehicle id.
+        static func pairedCar(_ rig: IntegrationRig) throws -> String {
+            try TripStore(path: rig.databasePath).setPairingSecret(hex: secretHex, createdUTCMs: nil)
+            return try rig.openStore().vehicleUplinkID()
+        }
+
         @Test(.timeLimit(.minutes(2)))
         func aCommandSentWhileTheCarIsAwayIsAppliedOnceAndAForgedOneNever() throws {
             let harness = try MosquittoHarness()
             defer { harness.shutDown() }
             try IntegrationTests.withRig("two-drivers.scenario") { rig in
-                do {
-                    let store = try TripStore(path: rig.databasePath)
-                    try store.setPairingSecret(hex: Self.secretHex, createdUTCMs: nil)
-                }
-                let vehicle = try rig.openStore().vehicleUplinkID()
+                let vehicle = try Self.pairedCar(rig)
                 let topic = "fairfuel/\(vehicle)/command"
                 let board = try UplinkServiceTests.writeBoard(rig, port: harness.port)
                 let results = try harness.subscribe(topic: topic + "/result", count: 3, seconds: 60)
@@ -76,7 +75,7 @@ extension IntegrationTests {
                 run = try rig.startRun(extra: ["--board", board])
                 try rig.waitUntil("the queued command is applied", seconds: 20) { try Self.refuelCount(rig) == 1 }
                 let refuel = try #require(try rig.openStore().refuels().first?.refuel)
-                #expect(refuel.cost == MinorUnits(5_432) && refuel.liters == 31.5 && refuel.station == "Home \"typed\"")
+                #expect(refuel.cost.value == 5_432 && refuel.liters == 31.5 && refuel.station == "Home \"typed\"")
 
                 // The same command again: answered already_applied, nothing changes.
                 try Self.publish(harness, topic: topic, good)
@@ -106,11 +105,7 @@ extension IntegrationTests {
             let harness = try MosquittoHarness()
             defer { harness.shutDown() }
             try IntegrationTests.withRig("two-drivers.scenario") { rig in
-                do {
-                    let store = try TripStore(path: rig.databasePath)
-                    try store.setPairingSecret(hex: Self.secretHex, createdUTCMs: nil)
-                }
-                let vehicle = try rig.openStore().vehicleUplinkID()
+                let vehicle = try Self.pairedCar(rig)
                 let board = try UplinkServiceTests.writeBoard(rig, port: harness.port)
                 let secretFile = rig.directory + "/secret"
                 try Self.secretHex.write(toFile: secretFile, atomically: true, encoding: .utf8)

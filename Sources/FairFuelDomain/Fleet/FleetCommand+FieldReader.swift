@@ -13,10 +13,13 @@ extension FleetCommand {
 
         private func raw(_ name: String) -> JSONValue? { json[name] }
 
-        func text(_ name: String) throws(FleetCommandError) -> String {
-            guard let value = try optionalText(name) else { throw .invalid("\(name) is missing") }
+        /// A required field: its value, or the refusal of a missing one.
+        private func present<T>(_ name: String, _ value: T?) throws(FleetCommandError) -> T {
+            guard let value else { throw .invalid("\(name) is missing") }
             return value
         }
+
+        func text(_ name: String) throws(FleetCommandError) -> String { try present(name, optionalText(name)) }
 
         func optionalText(_ name: String) throws(FleetCommandError) -> String? {
             guard let value = raw(name) else { return nil }
@@ -42,10 +45,7 @@ extension FleetCommand {
             return flag
         }
 
-        func instant(_ name: String) throws(FleetCommandError) -> Int64 {
-            guard let value = try optionalInstant(name) else { throw .invalid("\(name) is missing") }
-            return value
-        }
+        func instant(_ name: String) throws(FleetCommandError) -> Int64 { try present(name, optionalInstant(name)) }
 
         func optionalInstant(_ name: String) throws(FleetCommandError) -> Int64? {
             guard let value = raw(name) else { return nil }
@@ -55,10 +55,7 @@ extension FleetCommand {
             }
         }
 
-        func liters(_ name: String) throws(FleetCommandError) -> Double {
-            guard let value = try optionalLiters(name) else { throw .invalid("\(name) is missing") }
-            return value
-        }
+        func liters(_ name: String) throws(FleetCommandError) -> Double { try present(name, optionalLiters(name)) }
 
         func optionalLiters(_ name: String) throws(FleetCommandError) -> Double? {
             guard let value = raw(name) else { return nil }
@@ -67,10 +64,7 @@ extension FleetCommand {
             return number
         }
 
-        func cost(_ name: String) throws(FleetCommandError) -> Int64 {
-            guard let value = try optionalCost(name) else { throw .invalid("\(name) is missing") }
-            return value
-        }
+        func cost(_ name: String) throws(FleetCommandError) -> Int64 { try present(name, optionalCost(name)) }
 
         func optionalCost(_ name: String) throws(FleetCommandError) -> Int64? {
             guard let value = raw(name) else { return nil }
