@@ -55,7 +55,11 @@ public final class HubRecordStore {
         } catch {
             throw .sqlite(error)
         }
-        try Self.migrations.migrate(connection)
+        do { try Self.migrations.migrate(connection) } catch {
+            // Two hub instances opening a new database at once: the one that lost the race for a
+            // migration finds it applied when it reads again.
+            try Self.migrations.migrate(connection)
+        }
     }
 
     /// Stores one message's record when its revision is above the stored one, in one transaction.

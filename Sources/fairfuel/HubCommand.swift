@@ -71,11 +71,17 @@ struct HubCollectCommand: ParsableCommand {
     var untilIdle: Double?
     @Option(name: .customLong("client-id"), help: "The MQTT client id (default: the one kept in DIR/.fairfuel-hub).")
     var clientID: String?
+    @Option(help: "Share the cars with the other hub instances of this group (`$share/GROUP/...`): each record message goes to one of them; give them one --db.")
+    var share: String?
     @Option(help: "Keep the records in this SQLite file (one small transaction per message) instead of car directories; DIR's cars are imported once. `fairfuel family FILE` reads it.")
     var db: String?
 
     func validate() throws {
         if let untilIdle, !(untilIdle > 0 && untilIdle <= 86_400) { throw ValidationError("--until-idle must be 0 < SECONDS <= 86400") }
+        if let share, share.isEmpty || share.contains(where: { "/+#".contains($0) || $0 == " " }) {
+            throw ValidationError("--share \(share): a group name without /, +, # or spaces")
+        }
+        if share != nil && db == nil { throw ValidationError("--share needs --db: the instances of a group keep one database") }
     }
 
     func run() throws {
@@ -101,7 +107,11 @@ struct HubCollectCommand: ParsableCommand {
             connected: {
                 printError("hub: connected to \(url) as \(configuration.clientID)")
                 for kind in ["trip", "refuel", "split", "status"] {
-                    do { try client.subscribe("\(prefix)/+/\(kind)") } catch { printError("hub: cannot subscribe: \(error)") }
+                    // Records through the shared subscription (one instance each), the retained status plainly
+                    // (a broker sends retained messages to no shared subscription).
+                    let filter = "\(prefix)/+/\(kind)"
+                    let shared = share.map { kind == "status" ? filter : "$share/\($0)/\(filter)" } ?? filter
+                    do { try client.subscribe(shared) } catch { printError("hub: cannot subscribe: \(error)") }
                 }
             },
             disconnected: { error, _ in
