@@ -26,6 +26,11 @@ extension TripStore {
             if try connection.scalarInt("SELECT 1 FROM fleet_commands_applied WHERE id = ?", .text(command.id)) != nil {
                 return .alreadyApplied
             }
+            // Its id may have been forgotten: a command this old could be a recording played again.
+            if command.issuedUTCMs < receivedUTCMs - Self.fleetCommandRetentionMs {
+                throw StoreError.invalid(
+                    "the command was issued \(UTCTimestamp(millisecondsSinceEpoch: command.issuedUTCMs).iso8601), longer ago than commands are remembered; send it again")
+            }
             let summary = try perform(command)
             try connection.run(
                 "INSERT INTO fleet_commands_applied (id, applied_utc_ms) VALUES (?, ?)", .text(command.id), .integer(receivedUTCMs))

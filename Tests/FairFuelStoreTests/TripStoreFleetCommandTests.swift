@@ -93,9 +93,14 @@ import Testing
         let store = family.store
         let first = Self.t0 + 21 * Self.hour
         _ = try store.applyFleetCommand(Self.command("s1", .settle(refuels: [1])), receivedUTCMs: first)
-        _ = try store.applyFleetCommand(Self.command("s2", .settle(refuels: [1])), receivedUTCMs: first + TripStore.fleetCommandRetentionMs + 1)
+        let later = first + TripStore.fleetCommandRetentionMs + 1
+        _ = try store.applyFleetCommand(FleetCommand(id: "s2", issuedUTCMs: later - 60_000, operation: .settle(refuels: [1])), receivedUTCMs: later)
         #expect(try !store.fleetCommandApplied(id: "s1"))
         #expect(try store.fleetCommandApplied(id: "s2"))
+        // Played again once its id is forgotten, s1 is refused: it is older than what is remembered.
+        #expect {
+            try store.applyFleetCommand(Self.command("s1", .settle(refuels: [1])), receivedUTCMs: first + TripStore.fleetCommandRetentionMs + 2)
+        } throws: { "\($0)".contains("longer ago than commands are remembered") }
     }
 
     @Test func resendQueuesEveryRecordOrOnlyThoseAfterAMessageID() throws {
