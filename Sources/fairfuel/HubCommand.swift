@@ -96,6 +96,8 @@ struct HubCollectCommand: ParsableCommand {
         } catch {
             throw UserFacingError("hub: \(error)")
         }
+        let commands: HubCommandLog
+        do { commands = try HubCommandLog(directory: dir) } catch { throw UserFacingError("hub: \(error)") }
         let configuration = try connection.clientConfiguration(clientID: clientID ?? collector.clientID, cleanSession: false)
         let client: MQTTClient
         do { client = try MQTTClient(configuration: configuration) } catch { throw UserFacingError("hub: \(error)") }
@@ -113,6 +115,8 @@ struct HubCollectCommand: ParsableCommand {
                     let shared = share.map { kind == "status" ? filter : "$share/\($0)/\(filter)" } ?? filter
                     do { try client.subscribe(shared) } catch { printError("hub: cannot subscribe: \(error)") }
                 }
+                // The cars' answers to the commands sent from this directory (`hub command --dir`).
+                do { try client.subscribe("\(prefix)/+/command/result") } catch { printError("hub: cannot subscribe: \(error)") }
             },
             disconnected: { error, _ in
                 if reported != error.description { printError("hub: \(url): \(error); retrying with backoff") }
@@ -121,6 +125,10 @@ struct HubCollectCommand: ParsableCommand {
             received: { topic, payload, _ in
                 lastMessageMs = clock.now.value
                 guard failure == nil else { return }
+                if topic.hasSuffix("/command/result") {
+                    do throws(PullClientError) { try commands.answer(topic: topic, payload: payload, atUTCMs: WallClock.utcMilliseconds()) } catch { failure = error }
+                    return
+                }
                 do throws(PullClientError) {
                     switch try collector.receive(topic: topic, payload: payload) {
                     case let .ignored(reason) where !topic.hasSuffix("/status"):

@@ -33,6 +33,8 @@ struct HubSendCommand: ParsableCommand {
     var timeout: Double = 30
     @Option(help: "The command's id (default: random); sending the same id again is answered already_applied.")
     var id: String?
+    @Option(help: "A hub's directory: the command is listed there as pending until the car answers (`fairfuel hub status`).")
+    var dir: String?
     @Argument(parsing: .captureForPassthrough, help: "The command (see above).")
     var words: [String] = []
 
@@ -58,7 +60,13 @@ struct HubSendCommand: ParsableCommand {
         let envelope = Array(command.signedEnvelope(key: secret.bytes, mac: HMACSHA256.mac).utf8)
         let configuration = try connection.clientConfiguration(clientID: "fairfuel-hub-send-\(command.id.prefix(16))", cleanSession: true)
         let client: MQTTClient
-        do { client = try MQTTClient(configuration: configuration) } catch { throw UserFacingError("hub command: \(error)") }
+        let log: HubCommandLog?
+        do {
+            client = try MQTTClient(configuration: configuration)
+            log = try dir.map { directory throws in try HubCommandLog(directory: directory) }
+        } catch {
+            throw UserFacingError("hub command: \(error)")
+        }
         var answer: JSONValue?
         var published = false
         var failure: String?
@@ -66,16 +74,20 @@ struct HubSendCommand: ParsableCommand {
             connected: {
                 do {
                     try client.subscribe(topic + "/result")
-                    if !published { _ = try client.publish(topic: topic, payload: envelope, retained: false) }
+                    if !published {
+                        try log?.sent(vehicle: vehicle, id: command.id, name: operation.name, atUTCMs: command.issuedUTCMs)
+                        _ = try client.publish(topic: topic, payload: envelope, retained: false)
+                    }
                     published = true
                 } catch {
                     failure = "\(error)"
                 }
             },
             acknowledged: { _, reason in if reason >= 0x80 { failure = "the broker refused the command (reason code \(reason)): check its ACL" } },
-            received: { _, payload, _ in
+            received: { resultTopic, payload, _ in
                 guard let json = JSONValue(String(decoding: payload, as: UTF8.self)), json["id"]?.string == command.id else { return }
                 answer = json
+                do { try log?.answer(topic: resultTopic, payload: payload, atUTCMs: WallClock.utcMilliseconds()) } catch { failure = "\(error)" }
             }))
         let clock = MonotonicClock()
         let deadline = clock.now.value + Int64(timeout * 1_000)

@@ -15,10 +15,12 @@ struct HubStatusCommand: ParsableCommand {
     func run() throws {
         let cars: [String]
         let refusals: [HubRefusals.Refusal]
+        let commands: [HubCommandLog.Command]
         do {
             guard let directories = try HubCollector.carDirectories(in: dir) else { throw UserFacingError("\(dir) is not a hub's directory (no \(HubCollector.markerName))") }
             cars = directories.map { String($0.split(separator: "/").last ?? "") }
             refusals = try HubRefusals.read(directory: dir)
+            commands = try HubCommandLog.read(directory: dir)
         } catch let error as PullClientError {
             throw UserFacingError("hub status: \(error)")
         }
@@ -38,6 +40,16 @@ struct HubStatusCommand: ParsableCommand {
                 r.add("reason", refusal.reason)
                 return r.string
             }))
+            out.addRaw("commands", json: JSONLine.array(commands.map { command in
+                var c = JSONLine()
+                c.add("id", command.id)
+                c.add("vehicle", command.vehicle)
+                c.add("command", command.name)
+                c.add("sent_utc", UTCTimestamp(millisecondsSinceEpoch: command.sentUTCMs).iso8601)
+                c.add("state", command.state)
+                c.add("reason", command.reason)
+                return c.string
+            }))
             print(out.string)
             return
         }
@@ -46,6 +58,12 @@ struct HubStatusCommand: ParsableCommand {
         for refusal in refusals {
             print("  \(UTCTimestamp(millisecondsSinceEpoch: refusal.receivedUTCMs).iso8601) \(refusal.vehicle)/\(refusal.kind)"
                 + (refusal.messageID.map { " message \($0)" } ?? "") + ": \(refusal.reason)")
+        }
+        let pendingCount = commands.filter { $0.state == "pending" }.count
+        print("commands: \(commands.count)" + (pendingCount > 0 ? " (\(pendingCount) pending)" : ""))
+        for command in commands {
+            print("  \(UTCTimestamp(millisecondsSinceEpoch: command.sentUTCMs).iso8601) \(command.vehicle) \(command.id) \(command.name): \(command.state)"
+                + (command.reason.map { ": \($0)" } ?? ""))
         }
     }
 }

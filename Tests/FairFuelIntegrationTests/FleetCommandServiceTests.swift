@@ -64,7 +64,9 @@ extension IntegrationTests {
                 #expect(run.wait(seconds: 5) == .exited(0))
 
                 // While it is away: a refuel entered at home, and one signed with another secret.
-                let payload = #"{"v":1,"command":"refuel_add","issued_utc":"2026-03-02T18:00:00Z","at_utc":"2026-03-02T17:30:00Z","liters":31.5,"cost_cents":5432,"station":"Home \"typed\""}"#
+                // Issued now: a command older than the car remembers ids for is refused.
+                let now = ISO8601DateFormatter().string(from: Date())
+                let payload = #"{"v":1,"command":"refuel_add","issued_utc":"\#(now)","at_utc":"2026-03-02T17:30:00Z","liters":31.5,"cost_cents":5432,"station":"Home \"typed\""}"#
                 let good = try Self.envelope(id: "hub-cmd-1", payload: payload, secretHex: Self.secretHex)
                 let forged = try Self.envelope(
                     id: "hub-cmd-2", payload: payload.replacing("5432", with: "1"), secretHex: "ffffffffffffffffffffffffffffffff")
@@ -138,6 +140,45 @@ extension IntegrationTests {
                 #expect(typo.exitCode != 0 && typo.standardError.contains("--at is needed"), "\(typo.standardError)")
                 #expect(try Self.refuelCount(rig) == 1)
                 #expect(try rig.openStore().refuels().first?.refuel.settledUTCMs == nil)
+                run.send(SIGTERM)
+                #expect(run.wait(seconds: 5) == .exited(0))
+            }
+        }
+
+        /// A command sent to a car that is away stays pending in `hub status`; the collecting hub
+        /// takes the car's answer when it comes back, and the command shows as applied.
+        @Test(.timeLimit(.minutes(2)))
+        func aPendingCommandIsShownUntilTheCarAnswersTheCollectingHub() throws {
+            let harness = try MosquittoHarness()
+            defer { harness.shutDown() }
+            try IntegrationTests.withRig("two-drivers.scenario") { rig in
+                let vehicle = try Self.pairedCar(rig)
+                let board = try UplinkServiceTests.writeBoard(rig, port: harness.port)
+                let hubDirectory = rig.directory + "/hub"
+                let secretFile = rig.directory + "/secret"
+                try Self.secretHex.write(toFile: secretFile, atomically: true, encoding: .utf8)
+                let url = "mqtt://127.0.0.1:\(harness.port)"
+                // The car connects once (its session), and the hub once (its own), then both are away.
+                var run = try rig.startRun(extra: ["--board", board])
+                try rig.waitUntil("the car subscribes to its commands", seconds: 20) { harness.brokerLog.contains("fairfuel/\(vehicle)/command") }
+                run.send(SIGTERM)
+                #expect(run.wait(seconds: 5) == .exited(0))
+                _ = try FairFuelExecutable.run(["hub", "--url", url, "--dir", hubDirectory, "--until-idle", "1"])
+
+                let sent = try FairFuelExecutable.run(
+                    ["hub", "command", "--url", url, "--vehicle", vehicle, "--secret-file", secretFile, "--timeout", "1", "--id", "later-1",
+                     "--dir", hubDirectory, "settle", "1"])
+                #expect(sent.exitCode == 1 && sent.standardError.contains("is pending"), "\(sent.standardError)")
+                let before = try FairFuelExecutable.run(["hub", "status", "--dir", hubDirectory])
+                #expect(before.standardOutput.contains("commands: 1 (1 pending)") && before.standardOutput.contains("later-1 settle: pending"), "\(before.standardOutput)")
+
+                // The car is back: it answers (refused: it has no refuel 1), and the collecting hub keeps the answer.
+                run = try rig.startRun(extra: ["--board", board])
+                let collected = try FairFuelExecutable.run(["hub", "--url", url, "--dir", hubDirectory, "--until-idle", "3"])
+                #expect(collected.exitCode == 0, "\(collected.standardError)")
+                let after = try FairFuelExecutable.run(["hub", "status", "--dir", hubDirectory])
+                #expect(after.standardOutput.contains("commands: 1\n") && after.standardOutput.contains("later-1 settle: refused: no refuel with id 1"),
+                        "\(after.standardOutput)")
                 run.send(SIGTERM)
                 #expect(run.wait(seconds: 5) == .exited(0))
             }

@@ -15,32 +15,19 @@ public final class HubRefusals {
         public var reason: String
     }
 
-    let path: String
-    /// `maximumKept` but in tests.
-    let limit: Int
-    private var lines: Int
+    private let log: HubRecordLog
 
     init(path: String, limit: Int = HubRefusals.maximumKept) throws(PullClientError) {
-        self.path = path
-        self.limit = max(1, limit)
-        lines = PulledRecords.lines(try PullFiles.read(path)).count
+        log = try HubRecordLog(path: path, limit: limit)
     }
 
     func record(vehicle: String, kind: String, messageID: Int64?, reason: String, receivedUTCMs: Int64) throws(PullClientError) {
-        try PullFiles.appendDurably(
-            path, PullRecordLine.encode([String(receivedUTCMs), vehicle, kind, messageID.map(String.init) ?? "", reason]))
-        lines += 1
-        // Trimmed once it holds twice the limit: a rewrite per thousand refusals, not per refusal.
-        if lines >= 2 * limit {
-            let kept = PulledRecords.lines(try PullFiles.read(path)).suffix(limit)
-            try PullFiles.replace(path, with: kept.map(PullRecordLine.encode).joined())
-            lines = kept.count
-        }
+        try log.append([String(receivedUTCMs), vehicle, kind, messageID.map(String.init) ?? "", reason])
     }
 
     /// What the hub in `directory` refused, oldest first (the newest `maximumKept`).
     public static func read(directory: String) throws(PullClientError) -> [Refusal] {
-        PulledRecords.lines(try PullFiles.read(directory + "/" + fileName)).suffix(maximumKept).compactMap { f in
+        try HubRecordLog.read(directory + "/" + fileName, limit: maximumKept).compactMap { f in
             guard f.count >= 5, let at = Int64(f[0]) else { return nil }
             return Refusal(receivedUTCMs: at, vehicle: f[1], kind: f[2], messageID: Int64(f[3]), reason: f[4])
         }
