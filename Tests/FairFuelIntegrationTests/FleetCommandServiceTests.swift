@@ -91,6 +91,8 @@ extension IntegrationTests {
                     == ["hub-cmd-1 applied", "hub-cmd-2 refused", "hub-cmd-1 already_applied"], "\(lines)")
                 #expect((answers[safe: 1]?["reason"] as? String)?.contains("HMAC") == true)
                 #expect(try Self.refuelCount(rig) == 1)
+                let counts = UplinkServiceTests.uplink(rig)?["commands"] as? [String: Int]
+                #expect(counts == ["applied": 1, "refused": 1, "already_applied": 1], "\(String(describing: counts))")
                 // The forged one was logged once, as refused.
                 #expect(run.standardError.split(separator: "\n").filter { $0.contains("hub-cmd-2 refused") }.count == 1, "\(run.standardError)")
                 // The refuel went up as any refuel does.

@@ -337,6 +337,11 @@ final class UplinkPublisher {
         }
         json.add("acknowledged", Int(acknowledged))
         json.add("rejected", Int(rejected))
+        var commandCounts = JSONLine()
+        commandCounts.add("applied", commands.applied)
+        commandCounts.add("refused", commands.refused)
+        commandCounts.add("already_applied", commands.duplicates)
+        json.addRaw("commands", json: commandCounts.string)
         if let statistics = try? store.outboxStatistics() {
             json.add("pending", statistics.pendingMessages)
             json.add("pending_bytes", statistics.pendingBytes)
