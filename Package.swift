@@ -187,7 +187,7 @@ let package = Package(
             name: "FairFuelSimulationTests",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelSimulation", "TestSupport"]),
         .testTarget(
-            name: "CLITests", dependencies: ["fairfuel", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges", "TestSupport"],
+            name: "CLITests", dependencies: ["fairfuel", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "TestSupport"],
             exclude: ["Fixtures"]),
         // `fairfuel run`, `fairfueld` and `fairfuel sim` as separate processes on real pseudo-terminals.
         .testTarget(
