@@ -55,5 +55,45 @@ extension IntegrationTests {
             }
             #expect(kept.allSatisfy { $0 > 0 } && kept.reduce(0, +) == cars.count * perCar, "\(kept) \(hubs.map(\.standardError))")
         }
+
+        /// `fairfuel fleet-sim` into two hub instances: every record the simulated cars' own stores
+        /// hold is in the hub's database once, under its car.
+        @Test(.timeLimit(.minutes(3)))
+        func fleetSimIntoTwoHubsStoresEveryCarsRecordsOnce() throws {
+            let harness = try MosquittoHarness()
+            defer { harness.shutDown() }
+            let database = harness.directory + "/hub.db"
+            let hubs = try (1...2).map { index in
+                try ChildProcess(
+                    name: "hub\(index)", executable: FairFuelExecutable.path,
+                    arguments: ["hub", "--url", "mqtt://127.0.0.1:\(harness.port)", "--dir", harness.directory + "/hub\(index)", "--db", database,
+                                "--share", "hubs", "--until-idle", "5"],
+                    outputPath: harness.directory + "/hub\(index).out", errorPath: harness.directory + "/hub\(index).err")
+            }
+            defer { for hub in hubs { hub.killGroup() } }
+            let deadline = Date().addingTimeInterval(10)
+            while harness.brokerLog.components(separatedBy: "Sending SUBACK to fairfuel-hub-").count < 3 {
+                guard Date() < deadline else { throw HarnessError("the hubs did not subscribe: \(harness.logs)") }
+                usleep(10_000)
+            }
+            let cars = harness.directory + "/cars"
+            let sim = try FairFuelExecutable.run(
+                ["fleet-sim", "--cars", "4", "--days", "6", "--url", "mqtt://127.0.0.1:\(harness.port)", "--dir", cars, "--publish-per-s", "2000"])
+            #expect(sim.exitCode == 0, "\(sim.standardError)")
+            for hub in hubs { #expect(hub.wait(seconds: 30) == .exited(0), "\(hub.standardError)") }
+            let hubStore = try HubRecordStore(path: database)
+            var expected = 0
+            for car in 0..<4 {
+                let store = try TripStore(path: "\(cars)/car-\(car).db", readOnly: true)
+                let own = try store.sessions().count + store.refuels().count + store.splits().count
+                let held = try hubStore.records(vehicle: store.vehicleUplinkID())
+                #expect(held.count == own, "car \(car): the hub holds \(held.count) records, the car \(own)")
+                #expect(Set(held.map { "\($0.kind):\($0.id)" }).count == held.count)
+                #expect(try store.outboxStatistics().pendingMessages == 0, "every message acknowledged")
+                expected += own
+            }
+            #expect(try hubStore.recordCount() == expected && expected > 0)
+            #expect(sim.standardOutput.contains("fleet-sim: \(expected) message(s) published and acknowledged"), "\(sim.standardOutput)")
+        }
     }
 }
