@@ -25,6 +25,8 @@ struct FleetSimCommand: ParsableCommand {
     var dir: String?
     @Option(name: .customLong("publish-per-s"), help: "Messages a second, all cars together (1 to 100000).")
     var publishPerSecond = 1_000
+    @Flag(name: .customLong("no-publish"), help: "Only make the cars' stores (a load run then publishes them, timed).")
+    var noPublish = false
 
     func validate() throws {
         guard (1...10_000).contains(cars) else { throw ValidationError("--cars must be 1 to 10000") }
@@ -58,7 +60,8 @@ struct FleetSimCommand: ParsableCommand {
                 throw UserFacingError("fleet-sim: car \(car): \(error)")
             }
         }
-        printError("fleet-sim: \(cars) car(s), \(days) day(s): \(queued) message(s) in \(directory); publishing at \(publishPerSecond)/s")
+        printError("fleet-sim: \(cars) car(s), \(days) day(s): \(queued) message(s) in \(directory)" + (noPublish ? "" : "; publishing at \(publishPerSecond)/s"))
+        if noPublish { return }
         let sent = try FleetSimPublisher(connection: connection, publishPerSecond: publishPerSecond).publish(stores)
         print("fleet-sim: \(sent) message(s) published and acknowledged (\(cars) car(s), \(days) day(s))")
     }
