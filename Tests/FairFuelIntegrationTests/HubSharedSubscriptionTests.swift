@@ -12,24 +12,33 @@ extension IntegrationTests {
     /// message goes to one of them, and every record is stored exactly once.
     @Suite(.enabled(if: MosquittoHarness.toolsPresent, "\(MosquittoHarness.missingMessage)"))
     struct HubSharedSubscriptionTests {
+        /// Two `fairfuel hub` instances of the group `hubs` on `database`, once both have subscribed.
+        static func startHubs(_ harness: MosquittoHarness, database: String, untilIdleSeconds: Int) throws -> [ChildProcess] {
+            let hubs = try (1...2).map { index in
+                try ChildProcess(
+                    name: "hub\(index)", executable: FairFuelExecutable.path,
+                    arguments: ["hub", "--url", "mqtt://127.0.0.1:\(harness.port)", "--dir", harness.directory + "/hub\(index)", "--db", database,
+                                "--share", "hubs", "--until-idle", "\(untilIdleSeconds)"],
+                    outputPath: harness.directory + "/hub\(index).out", errorPath: harness.directory + "/hub\(index).err")
+            }
+            let deadline = Date().addingTimeInterval(10)
+            while harness.brokerLog.components(separatedBy: "Sending SUBACK to fairfuel-hub-").count < 3 {
+                guard Date() < deadline else {
+                    for hub in hubs { hub.killGroup() }
+                    throw HarnessError("the hubs did not subscribe: \(harness.logs)")
+                }
+                usleep(10_000)
+            }
+            return hubs
+        }
+
         @Test(.timeLimit(.minutes(2)))
         func twoHubsOnASharedSubscriptionStoreEveryRecordOnce() throws {
             let harness = try MosquittoHarness()
             defer { harness.shutDown() }
             let database = harness.directory + "/hub.db"
-            let hubs = try (1...2).map { index in
-                try ChildProcess(
-                    name: "hub\(index)", executable: FairFuelExecutable.path,
-                    arguments: ["hub", "--url", "mqtt://127.0.0.1:\(harness.port)", "--dir", harness.directory + "/hub\(index)", "--db", database,
-                                "--share", "hubs", "--until-idle", "4"],
-                    outputPath: harness.directory + "/hub\(index).out", errorPath: harness.directory + "/hub\(index).err")
-            }
+            let hubs = try Self.startHubs(harness, database: database, untilIdleSeconds: 4)
             defer { for hub in hubs { hub.killGroup() } }
-            let deadline = Date().addingTimeInterval(10)
-            while harness.brokerLog.components(separatedBy: "Sending SUBACK to fairfuel-hub-").count < 3 {
-                guard Date() < deadline else { throw HarnessError("the hubs did not subscribe: \(harness.logs)") }
-                usleep(10_000)
-            }
             let cars = ["0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210"]
             let perCar = 500
             for car in cars {
@@ -63,19 +72,8 @@ extension IntegrationTests {
             let harness = try MosquittoHarness()
             defer { harness.shutDown() }
             let database = harness.directory + "/hub.db"
-            let hubs = try (1...2).map { index in
-                try ChildProcess(
-                    name: "hub\(index)", executable: FairFuelExecutable.path,
-                    arguments: ["hub", "--url", "mqtt://127.0.0.1:\(harness.port)", "--dir", harness.directory + "/hub\(index)", "--db", database,
-                                "--share", "hubs", "--until-idle", "5"],
-                    outputPath: harness.directory + "/hub\(index).out", errorPath: harness.directory + "/hub\(index).err")
-            }
+            let hubs = try Self.startHubs(harness, database: database, untilIdleSeconds: 5)
             defer { for hub in hubs { hub.killGroup() } }
-            let deadline = Date().addingTimeInterval(10)
-            while harness.brokerLog.components(separatedBy: "Sending SUBACK to fairfuel-hub-").count < 3 {
-                guard Date() < deadline else { throw HarnessError("the hubs did not subscribe: \(harness.logs)") }
-                usleep(10_000)
-            }
             let cars = harness.directory + "/cars"
             let sim = try FairFuelExecutable.run(
                 ["fleet-sim", "--cars", "4", "--days", "6", "--url", "mqtt://127.0.0.1:\(harness.port)", "--dir", cars, "--publish-per-s", "2000"])
