@@ -149,7 +149,10 @@ let package = Package(
         .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelCore", "FairFuelLink", "TestSupport"]),
         .testTarget(
             name: "FairFuelServiceCoreTests",
-            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelServiceCore", "FairFuelSimulation", "TestSupport"],
+            dependencies: [
+                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelServiceCore", "FairFuelSimulation", "TestSupport",
+                "FairFuelEdges",  // HMAC-SHA256 (libcrypto) for the command desk's tests
+            ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "FairFuelPullTests",
@@ -184,7 +187,7 @@ let package = Package(
             name: "FairFuelSimulationTests",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelSimulation", "TestSupport"]),
         .testTarget(
-            name: "CLITests", dependencies: ["fairfuel", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges", "FairFuelPull", "FairFuelStore", "TestSupport"],
+            name: "CLITests", dependencies: ["fairfuel", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelPull", "FairFuelStore", "TestSupport"],
             exclude: ["Fixtures"]),
         // `fairfuel run`, `fairfueld` and `fairfuel sim` as separate processes on real pseudo-terminals.
         .testTarget(

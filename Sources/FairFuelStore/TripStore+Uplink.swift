@@ -152,7 +152,7 @@ extension TripStore {
         let revision = try connection.scalarInt(
             "SELECT revision FROM outbox_revisions WHERE topic_kind = ? AND record_id = ?", .text(kind.rawValue), .integer(recordID)) ?? 0
         let body = fields.string
-        try enqueueOutboxMessage(
+        let messageID = try enqueueOutboxMessage(
             topic: "\(uplink.topicPrefix)/\(vehicle)/\(kind.rawValue)", retained: false, kind: .record, recordID: recordID,
             budget: uplink.budget
         ) { messageID in
@@ -174,6 +174,10 @@ extension TripStore {
             }
             return Array(text.utf8)
         }
+        // What `resend` after a message id picks (`requeueRecordMessages`).
+        try connection.run(
+            "UPDATE outbox_revisions SET last_message_id = ? WHERE topic_kind = ? AND record_id = ?",
+            .integer(messageID.rawValue), .text(kind.rawValue), .integer(recordID))
     }
 
     private static func utcText(_ milliseconds: Int64?) -> String? {

@@ -255,7 +255,8 @@ public final class TripStore {
     @discardableResult
     public func write<T>(durable: Bool = false, spendingReserve: Bool? = nil, _ body: () throws -> T) throws(StoreError) -> T {
         guard !waitsForWritableFileSystem else { throw .readOnlyFileSystem(path: path) }
-        // Inside another write (a whole bundle import): that one commits, or rolls everything back.
+        // Inside another write (a whole bundle import, a fleet command with its id): that one
+        // commits, or rolls everything back.
         if connection.isInTransaction {
             do { return try body() } catch let error as StoreError { throw error } catch { throw StoreError(error) }
         }

@@ -32,6 +32,7 @@ struct FairFuelCommand: ParsableCommand {
             PullCommand.self,
             FamilyCommand.self,
             HubCommand.self,
+            FleetSimCommand.self,
             USBServeCommand.self,
         ])
 

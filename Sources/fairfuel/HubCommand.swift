@@ -1,33 +1,28 @@
 import ArgumentParser
+import FairFuelCore
 import FairFuelConfiguration
 import FairFuelEdges
 import FairFuelPull
+import FairFuelStore
 import Synchronization
 
 private let hubInterrupted = Atomic<Bool>(false)
 
+/// `fairfuel hub`: collect the cars' messages (the default), send a car a command, show what was refused.
 struct HubCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hub",
-        abstract: "Collect the cars' uplink messages from an MQTT broker into pull directories for `fairfuel family`.",
-        discussion: """
-            Subscribes with QoS 1 to <prefix>/+/trip, refuel, split and status, in a persistent session
-            (the client id is made once and kept in DIR/.fairfuel-hub), so messages published while the
-            hub is away wait in the broker. Each car's latest revision of every record is written to
-            DIR/<vehicle id>/ as a USB pull would be; `fairfuel family DIR` reads them all. A resend
-            (same revision) changes nothing, a correction replaces, a deletion removes.
-            """)
+        abstract: "The family hub: collect the cars' uplink messages (the default), send a car a command, show what was refused.",
+        subcommands: [HubCollectCommand.self, HubSendCommand.self, HubStatusCommand.self],
+        defaultSubcommand: HubCollectCommand.self)
+}
 
+/// The broker a hub talks to, and how: shared by collecting and sending.
+struct HubConnectionOptions: ParsableArguments {
     @Option(help: "The broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT].")
     var url: String
     @Option(help: "The cars' topic prefix.")
     var prefix = "fairfuel"
-    @Option(help: "Where the cars' pull directories are kept.")
-    var dir = "fairfuel-hub"
-    @Option(name: .customLong("until-idle"), help: "Stop after this many seconds without a message (default: run until SIGTERM).")
-    var untilIdle: Double?
-    @Option(name: .customLong("client-id"), help: "The MQTT client id (default: the one kept in DIR/.fairfuel-hub).")
-    var clientID: String?
     @Option(name: .customLong("ca-file"), help: "The CA certificate for mqtts://.")
     var caFile: String?
     @Option(help: "A file of two lines, user name and password, that only its owner may read.")
@@ -35,37 +30,93 @@ struct HubCommand: ParsableCommand {
 
     func validate() throws {
         if let problem = UplinkEndpoint.problem(with: url) { throw ValidationError("--url \(url): \(problem)") }
-        if let untilIdle, !(untilIdle > 0 && untilIdle <= 86_400) { throw ValidationError("--until-idle must be 0 < SECONDS <= 86400") }
         guard !prefix.isEmpty, !prefix.contains("+"), !prefix.contains("#"), !prefix.split(separator: "/", omittingEmptySubsequences: false).contains("")
         else { throw ValidationError("--prefix \(prefix): topic levels without +, # or an empty level") }
         if let endpoint = UplinkEndpoint.parse(url), endpoint.tls, caFile == nil { throw ValidationError("mqtts:// needs --ca-file") }
     }
 
-    func run() throws {
+    /// The client's configuration; `cleanSession` false keeps the session (and queued messages) at the broker.
+    func clientConfiguration(clientID: String, cleanSession: Bool) throws -> MQTTClientConfiguration {
         let endpoint = UplinkEndpoint.parse(url)!
-        let clock = MonotonicClock()
-        let collector: HubCollector
-        do { collector = try HubCollector(directory: dir, prefix: prefix) } catch { throw UserFacingError("hub: \(error)") }
         var configuration = MQTTClientConfiguration(
-            host: endpoint.host, port: endpoint.port, clientID: clientID ?? collector.clientID, keepAliveSeconds: 30,
+            host: endpoint.host, port: endpoint.port, clientID: clientID, keepAliveSeconds: 30,
             backoffMinimumMs: 500, backoffMaximumMs: 30_000, connectTimeoutMs: 10_000,
-            tls: endpoint.tls ? caFile.map { MQTTTLSFiles(caFile: $0) } : nil, cleanSession: false)
-        let client: MQTTClient
+            tls: endpoint.tls ? caFile.map { MQTTTLSFiles(caFile: $0) } : nil, cleanSession: cleanSession)
         do {
             if let credentials { configuration.credentials = try MQTTCredentials.load(path: credentials) }
-            client = try MQTTClient(configuration: configuration)
         } catch {
             throw UserFacingError("hub: \(error)")
         }
+        return configuration
+    }
+}
+
+struct HubCollectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "collect",
+        abstract: "Collect the cars' uplink messages from an MQTT broker into pull directories for `fairfuel family`.",
+        discussion: """
+            Subscribes with QoS 1 to <prefix>/+/trip, refuel, split and status, in a persistent session
+            (the client id is made once and kept in DIR/.fairfuel-hub), so messages published while the
+            hub is away wait in the broker. Each car's latest revision of every record is written to
+            DIR/<vehicle id>/ as a USB pull would be; `fairfuel family DIR` reads them all. A resend
+            (same revision) changes nothing, a correction replaces, a deletion removes. A message that
+            fails the payload's checks is refused and kept with its reason (`fairfuel hub status DIR`).
+            """)
+
+    @OptionGroup var connection: HubConnectionOptions
+    @Option(help: "Where the cars' pull directories are kept.")
+    var dir = "fairfuel-hub"
+    @Option(name: .customLong("until-idle"), help: "Stop after this many seconds without a message (default: run until SIGTERM).")
+    var untilIdle: Double?
+    @Option(name: .customLong("client-id"), help: "The MQTT client id (default: the one kept in DIR/.fairfuel-hub).")
+    var clientID: String?
+    @Option(help: "Share the cars with the other hub instances of this group (`$share/GROUP/...`): each record message goes to one of them; give them one --db.")
+    var share: String?
+    @Option(help: "Keep the records in this SQLite file (one small transaction per message) instead of car directories; DIR's cars are imported once. `fairfuel family FILE` reads it.")
+    var db: String?
+
+    func validate() throws {
+        if let untilIdle, !(untilIdle > 0 && untilIdle <= 86_400) { throw ValidationError("--until-idle must be 0 < SECONDS <= 86400") }
+        if let share, share.isEmpty || share.contains(where: { "/+#".contains($0) || $0 == " " }) {
+            throw ValidationError("--share \(share): a group name without /, +, # or spaces")
+        }
+        if share != nil && db == nil { throw ValidationError("--share needs --db: the instances of a group keep one database") }
+    }
+
+    func run() throws {
+        let url = connection.url
+        let prefix = connection.prefix
+        let clock = MonotonicClock()
+        let collector: HubCollector
+        do {
+            collector = try HubCollector(directory: dir, prefix: prefix, database: try db.map { path throws in try HubRecordStore(path: path) })
+            let imported = try collector.importDirectoryOnce()
+            if imported > 0 { printError("hub: imported \(imported) record(s) of \(dir)'s cars into \(db ?? "")") }
+        } catch {
+            throw UserFacingError("hub: \(error)")
+        }
+        let commands: HubCommandLog
+        do { commands = try HubCommandLog(directory: dir) } catch { throw UserFacingError("hub: \(error)") }
+        let configuration = try connection.clientConfiguration(clientID: clientID ?? collector.clientID, cleanSession: false)
+        let client: MQTTClient
+        do { client = try MQTTClient(configuration: configuration) } catch { throw UserFacingError("hub: \(error)") }
         var lastMessageMs = clock.now.value
         var failure: PullClientError?
         var reported: String?
+        var refusalLog = RateLimitedLog<String>()
         client.setHandlers(MQTTClient.Handlers(
             connected: {
                 printError("hub: connected to \(url) as \(configuration.clientID)")
                 for kind in ["trip", "refuel", "split", "status"] {
-                    do { try client.subscribe("\(prefix)/+/\(kind)") } catch { printError("hub: cannot subscribe: \(error)") }
+                    // Records through the shared subscription (one instance each), the retained status plainly
+                    // (a broker sends retained messages to no shared subscription).
+                    let filter = "\(prefix)/+/\(kind)"
+                    let shared = share.map { kind == "status" ? filter : "$share/\($0)/\(filter)" } ?? filter
+                    do { try client.subscribe(shared) } catch { printError("hub: cannot subscribe: \(error)") }
                 }
+                // The cars' answers to the commands sent from this directory (`hub command --dir`).
+                do { try client.subscribe("\(prefix)/+/command/result") } catch { printError("hub: cannot subscribe: \(error)") }
             },
             disconnected: { error, _ in
                 if reported != error.description { printError("hub: \(url): \(error); retrying with backoff") }
@@ -74,9 +125,23 @@ struct HubCommand: ParsableCommand {
             received: { topic, payload, _ in
                 lastMessageMs = clock.now.value
                 guard failure == nil else { return }
+                if topic.hasSuffix("/command/result") {
+                    do throws(PullClientError) { try commands.answer(topic: topic, payload: payload, atUTCMs: WallClock.utcMilliseconds()) } catch { failure = error }
+                    return
+                }
                 do throws(PullClientError) {
-                    if case let .ignored(reason) = try collector.receive(topic: topic, payload: payload), !topic.hasSuffix("/status") {
+                    switch try collector.receive(topic: topic, payload: payload) {
+                    case let .ignored(reason) where !topic.hasSuffix("/status"):
                         printError("hub: ignored a message on \(topic): \(reason)")
+                    case let .refused(reason):
+                        // Anyone who can publish under the prefix can send these: a line a minute per car, all kept for `hub status`.
+                        let car = topic.split(separator: "/").dropLast().last.map(String.init) ?? topic
+                        if case let .line(suppressed) = refusalLog.admit(car, nowMs: clock.now.value) {
+                            printError("hub: refused a message on \(topic): \(reason)"
+                                + (suppressed > 0 ? " (\(suppressed) more refused before; `fairfuel hub status` lists them)" : ""))
+                        }
+                    default:
+                        break
                     }
                 } catch {
                     failure = error
@@ -97,7 +162,7 @@ struct HubCommand: ParsableCommand {
         client.stop()
         if let failure { throw UserFacingError("hub: \(failure)") }
         let c = collector.counters
-        print("hub: \(c.kept) record message(s) kept, \(c.stale) duplicate or older, \(c.ignored) ignored; cars in \(dir)")
+        print("hub: \(c.kept) record message(s) kept, \(c.stale) duplicate or older, \(c.refused) refused, \(c.ignored) ignored; cars in \(dir)")
         if !connected { throw UserFacingError("hub: never connected to \(url): \(client.lastError.map { "\($0)" } ?? "no answer")") }
     }
 }

@@ -109,7 +109,10 @@ struct PullCommand: ParsableCommand {
         }
     }
 
-    func loadSecret() throws -> PairingSecret {
+    func loadSecret() throws -> PairingSecret { try Self.loadSecret(secret: secret, secretFile: secretFile) }
+
+    /// The pairing secret given as text or in a file (`pull`, and `hub command`, which signs with it).
+    static func loadSecret(secret: String?, secretFile: String?) throws -> PairingSecret {
         var text = secret ?? ""
         if let secretFile {
             switch TextFileReader.readAll(path: secretFile, maximumBytes: 4_096) {

@@ -95,10 +95,9 @@ struct TripsCommand: ParsableCommand {
             let db = try store.open()
             let units = try TripsCommand.units(db)
             let references = try TripsCommand.references(trips, in: db.tripReferences())
-            guard let record = try db.drivers().first(where: { $0.name.lowercased() == driver.lowercased() }) else {
-                let removed = try db.drivers(includingRemoved: true).contains { $0.name.lowercased() == driver.lowercased() }
-                throw UserFacingError(removed ? "\(driver) was removed and cannot be given trips" : "no driver named '\(driver)'")
-            }
+            // The store's rule, which commands from the hub go through too.
+            let record: DriverRecord
+            do { record = try db.currentDriver(named: driver) } catch { throw UserFacingError(error.description) }
             let result: (change: BookChange, trips: [TripCorrection])
             do { result = try db.assignTrips(references, to: record.id, force: force) } catch { throw UserFacingError("\(error)") }
             // The re-split may have recalibrated the fuel estimate: the running service takes it now.

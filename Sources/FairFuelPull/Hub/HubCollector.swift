@@ -1,4 +1,5 @@
 import FairFuelCore
+import FairFuelEdges
 import FairFuelStore
 
 /// What a hub keeps of the uplink messages of many cars: each car's latest revision of every
@@ -17,12 +18,16 @@ public final class HubCollector {
         case stale
         /// Not a record message of a car under the prefix (status, or unreadable); the reason.
         case ignored(String)
+        /// A record message that fails the payload's checks (`HubMessageCheck`) or claims another
+        /// car's `vehicle_uid`: nothing stored, the reason kept (`refusals`).
+        case refused(String)
     }
 
     public struct Counters: Sendable, Equatable {
         public var kept = 0
         public var stale = 0
         public var ignored = 0
+        public var refused = 0
     }
 
     struct Kept {
@@ -45,11 +50,19 @@ public final class HubCollector {
     public private(set) var counters = Counters()
     private var cars: [String: [String: Kept]] = [:]
     private var dirty: Set<String> = []
+    /// Each `vehicle_uid` and the vehicle id that claimed it first (`DIR/.fairfuel-hub-uids`).
+    private var uidOwners: [String: String] = [:]
+    let refusals: HubRefusals
+
+    /// With a database, records go there, one small transaction per message, and no car's files are
+    /// written; `directory` keeps the client id, the vehicle_uid bindings and the refusals.
+    let database: HubRecordStore?
 
     /// Makes `directory` (and its marker) if needed; each car's kept records are read when its first message arrives.
-    public init(directory: String, prefix: String) throws(PullClientError) {
+    public init(directory: String, prefix: String, database: HubRecordStore? = nil) throws(PullClientError) {
         self.directory = directory
         self.prefix = prefix
+        self.database = database
         try PullFiles.makeDirectory(directory)
         let marker = directory + "/" + Self.markerName
         if let text = try PullFiles.read(marker), let line = text.split(separator: "\n").first, !line.isEmpty {
@@ -61,7 +74,13 @@ public final class HubCollector {
             clientID = "fairfuel-hub-" + suffix
             try PullFiles.replace(marker, with: clientID + "\n")
         }
+        for fields in PulledRecords.lines(try PullFiles.read(directory + "/" + Self.uidsName)) where fields.count >= 2 {
+            if uidOwners[fields[0]] == nil { uidOwners[fields[0]] = fields[1] }
+        }
+        refusals = try HubRefusals(path: directory + "/" + HubRefusals.fileName)
     }
+
+    static let uidsName = markerName + "-uids"
 
     /// The car directories under a hub directory (sorted by vehicle id), or nil when `directory` is not a hub's.
     public static func carDirectories(in directory: String) throws(PullClientError) -> [String]? {
@@ -78,6 +97,13 @@ public final class HubCollector {
         case .kept: counters.kept += 1
         case .stale: counters.stale += 1
         case .ignored: counters.ignored += 1
+        case let .refused(reason):
+            counters.refused += 1
+            let levels = topic.split(separator: "/")
+            let message = JSONValue(String(decoding: payload, as: UTF8.self))?["message_id"]?.int
+            try refusals.record(
+                vehicle: levels.count >= 2 ? String(levels[levels.count - 2]) : "?", kind: String(levels.last ?? "?"), messageID: message,
+                reason: reason, receivedUTCMs: WallClock.utcMilliseconds())
         }
         return outcome
     }
@@ -92,12 +118,34 @@ public final class HubCollector {
         // The vehicle id names a directory: letters, digits, '-' and '_' only.
         guard Self.isPlainID(vehicle) else { return .ignored("vehicle id \(vehicle) is not a plain id") }
         let text = String(decoding: payload, as: UTF8.self)
-        guard let json = HubJSON(text), let id = json["id"]?.int, let revision = json["revision"]?.int else {
+        guard let json = JSONValue(text), let id = json["id"]?.int, let revision = json["revision"]?.int else {
             return .ignored("not a version 1 record message")
         }
         guard json["v"]?.int == 1 else { return .ignored("payload version \(json["v"]?.int.map(String.init) ?? "?")") }
-        guard json["vehicle"]?.string == nil || json["vehicle"]?.string == vehicle else { return .ignored("vehicle differs from the topic's") }
-        if let bad = Self.numberOutOfRange(json) { return .ignored("\(bad.key) out of range: \(bad.text)") }
+        guard json["vehicle"]?.string == nil || json["vehicle"]?.string == vehicle else { return .refused("vehicle differs from the topic's") }
+        if let bad = Self.numberOutOfRange(json) { return .refused("\(bad.key) out of range: \(bad.text)") }
+        if let problem = HubMessageCheck.problem(kind: kind, vehicle: vehicle, json) { return .refused(problem) }
+        // A car's identity belongs to the first vehicle id that claimed it: a copy under another id
+        // would make `family` see one car twice.
+        if let uid = json["vehicle_uid"]?.string {
+            if let owner = uidOwners[uid], owner != vehicle {
+                return .refused("vehicle_uid \(uid) belongs to vehicle \(owner), which claimed it first")
+            }
+            if uidOwners[uid] == nil {
+                uidOwners[uid] = vehicle
+                try PullFiles.appendDurably(directory + "/" + Self.uidsName, PullRecordLine.encode([uid, vehicle]))
+            }
+        }
+        let deleted = json["deleted"]?.bool == true
+        if let database {
+            do {
+                let offer = try database.offer(
+                    vehicle: vehicle, kind: kind, id: id, revision: revision, deleted: deleted, messageID: json["message_id"]?.int, payload: text)
+                return offer == .kept ? .kept : .stale
+            } catch {
+                throw .file("hub database \(database.path): \(error)")
+            }
+        }
         try load(vehicle)
         let key = "\(kind):\(id)"
         if let kept = cars[vehicle]?[key], revision <= kept.revision { return .stale }
@@ -120,7 +168,7 @@ public final class HubCollector {
     static let maximumPositionMagnitude = 1e15
 
     /// The first number in `json` (keys in order) that is negative or beyond those limits, with the key it is under.
-    static func numberOutOfRange(_ json: HubJSON, key: String = "", inPosition: Bool = false) -> (key: String, text: String)? {
+    static func numberOutOfRange(_ json: JSONValue, key: String = "", inPosition: Bool = false) -> (key: String, text: String)? {
         switch json {
         case let .object(fields):
             for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
@@ -148,8 +196,9 @@ public final class HubCollector {
         return id.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" }
     }
 
-    /// Writes every car that changed since the last flush.
+    /// Writes every car that changed since the last flush (with a database, nothing is left to write).
     public func flush() throws(PullClientError) {
+        guard database == nil else { return }
         let carsListPath = directory + "/" + Self.markerName + "-cars"
         let listed = Set((try PullFiles.read(carsListPath) ?? "").split(separator: "\n").map(String.init))
         for vehicle in dirty.sorted() {
@@ -181,7 +230,7 @@ public final class HubCollector {
 
         // A record kept by a hub that did not check numbers yet is left out, as it would be refused now.
         let live = records.filter { !$0.deleted }.compactMap { r in
-            HubJSON(r.payload).flatMap { Self.numberOutOfRange($0) == nil ? (r, $0) : nil }
+            JSONValue(r.payload).flatMap { Self.numberOutOfRange($0) == nil ? (r, $0) : nil }
         }
         let removedRefuels = Set(records.filter { $0.kind == "refuel" && $0.deleted }.map(\.id))
         // The newest message's vehicle name and the newest bill's currency describe the car.
@@ -207,7 +256,7 @@ public final class HubCollector {
             drivers += PullRecordLine.encode([String(id), name, uuid?.lowercased() ?? ""])
             return String(id)
         }
-        func ms(_ value: HubJSON?) -> String {
+        func ms(_ value: JSONValue?) -> String {
             guard let text = value?.string, let instant = try? ISO8601.parse(text) else { return "" }
             return String(instant.millisecondsSinceEpoch)
         }
@@ -257,5 +306,56 @@ public final class HubCollector {
         try PullFiles.replace(stateDirectory + "/drivers.tsv", with: drivers)
         try PullFiles.replace(stateDirectory + "/trips.tsv", with: trips)
         try PullFiles.replace(stateDirectory + "/splits.tsv", with: splits)
+    }
+}
+
+extension HubCollector {
+    /// Copies the records of a hub directory's cars into the database, once (the database remembers
+    /// it): a hub moved from a folder to a database keeps what it had. Returns how many records.
+    public func importDirectoryOnce() throws(PullClientError) -> Int {
+        guard let database else { return 0 }
+        let key = "imported:" + directory
+        var count = 0
+        do {
+            guard try database.meta(key) == nil else { return 0 }
+            let vehicles = (try PullFiles.read(directory + "/" + Self.markerName + "-cars") ?? "").split(separator: "\n").map(String.init)
+            var all: [(String, Kept)] = []
+            for vehicle in vehicles where Self.isPlainID(vehicle) {
+                try load(vehicle)
+                all += (cars[vehicle] ?? [:]).values.map { (vehicle, $0) }
+            }
+            try database.inOneTransaction {
+                for (vehicle, record) in all {
+                    let messageID = JSONValue(record.payload)?["message_id"]?.int
+                    if try database.offer(
+                        vehicle: vehicle, kind: record.kind, id: record.id, revision: record.revision, deleted: record.deleted,
+                        messageID: messageID, payload: record.payload) == .kept { count += 1 }
+                }
+                try database.setMeta(key, String(count))
+            }
+        } catch let error as PullClientError {
+            throw error
+        } catch {
+            throw .file("hub database \(database.path): \(error)")
+        }
+        cars = [:]
+        return count
+    }
+
+    /// Writes every car of `database` into `directory` as a hub's directory, for the family's views
+    /// (`family`, `split`, `summary`, `report` read a hub database through it).
+    public static func materialize(_ database: HubRecordStore, into directory: String) throws(PullClientError) {
+        let collector = try HubCollector(directory: directory, prefix: "fairfuel")
+        do {
+            for vehicle in try database.vehicles() where isPlainID(vehicle) {
+                collector.cars[vehicle] = Dictionary(uniqueKeysWithValues: try database.records(vehicle: vehicle).map { record in
+                    ("\(record.kind):\(record.id)", Kept(kind: record.kind, id: record.id, revision: record.revision, deleted: record.deleted, payload: record.payload))
+                })
+                collector.dirty.insert(vehicle)
+            }
+        } catch {
+            throw .file("hub database \(database.path): \(error)")
+        }
+        try collector.flush()
     }
 }

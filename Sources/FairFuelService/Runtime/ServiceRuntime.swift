@@ -133,6 +133,7 @@ public final class ServiceRuntime {
         if let settings = options.board.uplink {
             uplink = try UplinkPublisher(
                 settings: settings, store: store, logger: logger, credentialsDirectory: options.credentialsDirectory)
+            uplink?.commandApplied = { [unowned self] in reloadProvisioning() }
         }
         if let resumable {
             let name = directory.name(of: resumable.trip.driver) ?? "driver \(resumable.trip.driver.rawValue)"

@@ -48,6 +48,10 @@ final class UplinkPublisher {
     private var currentDriver: String?
     /// The drivers whose sensors were announced on this connection (a removed one's configs are cleared).
     private var announcedDrivers: [DriverDirectory.Driver] = []
+    /// Commands down from the hub on `<prefix>/<vehicle>/command`.
+    let commands: FleetCommandReceiver
+    /// Runs after a command changed the store (the runtime re-reads it, as after the CLI's `reload`).
+    var commandApplied: () -> Void = {}
 
     init(settings: BoardProfile.Uplink, store: TripStore, logger: Logger, credentialsDirectory: String?) throws(StoreError) {
         self.settings = settings
@@ -57,6 +61,7 @@ final class UplinkPublisher {
         statusTopic = settings.statusTopic(vehicleID: vehicle)
         homeAssistant = settings.homeAssistantPrefix.isEmpty ? nil : HomeAssistantDiscovery(settings: settings, vehicleID: vehicle)
         tokens = Double(settings.publishPerSecond)
+        commands = FleetCommandReceiver(topicPrefix: settings.topicPrefix, vehicleID: vehicle, store: store, logger: logger)
         do throws(MQTTClientError) {
             var credentials: MQTTCredentials?
             if let name = settings.credentials {
@@ -65,7 +70,10 @@ final class UplinkPublisher {
                 }
                 credentials = try MQTTCredentials.load(path: directory + "/" + name)
             }
-            client = try MQTTClient(configuration: settings.clientConfiguration(vehicleID: vehicle, credentials: credentials))
+            var configuration = settings.clientConfiguration(vehicleID: vehicle, credentials: credentials)
+            // A persistent session: the broker keeps the command subscription and queues commands while the car is away.
+            configuration.cleanSession = false
+            client = try MQTTClient(configuration: configuration)
         } catch {
             setupError = error.description
             logger.error("uplink to \(settings.url) is off: \(error); trips, refuels and splits wait in the outbox")
@@ -73,7 +81,8 @@ final class UplinkPublisher {
         client?.setHandlers(MQTTClient.Handlers(
             connected: { [unowned self] in connected() },
             acknowledged: { [unowned self] id, reason in acknowledged(messageID: id, reasonCode: reason) },
-            disconnected: { [unowned self] error, abandoned in disconnected(error: error, abandoned: abandoned) }))
+            disconnected: { [unowned self] error, abandoned in disconnected(error: error, abandoned: abandoned) },
+            received: { [unowned self] topic, payload, _ in received(topic: topic, payload: payload) }))
     }
 
     func start(nowMs: Int64) {
@@ -163,8 +172,22 @@ final class UplinkPublisher {
         loggedFailure = nil
         logger.notice("uplink connected to \(settings.url) as \(client?.configuration.clientID ?? "?")")
         _ = try? client?.publish(topic: statusTopic, payload: Array("online".utf8), retained: true)
+        do { try client?.subscribe(commands.commandTopic) } catch { logger.warning("uplink: cannot subscribe to \(commands.commandTopic): \(error)") }
         announcedDrivers = []
         publishHomeAssistant()
+    }
+
+    /// A command from the hub: applied (or refused) and answered on `…/command/result`.
+    private func received(topic: String, payload: [UInt8]) {
+        guard topic == commands.commandTopic else { return }
+        let answer = commands.receive(payload, utcMs: WallClock.utcMilliseconds())
+        do { _ = try client?.publish(topic: commands.resultTopic, payload: answer.result, retained: false) } catch {
+            logger.warning("uplink: cannot publish a command's result: \(error)")
+        }
+        if answer.changed {
+            recordsQueued()
+            commandApplied()
+        }
     }
 
     private func acknowledged(messageID: Int32, reasonCode: Int32) {
@@ -314,6 +337,11 @@ final class UplinkPublisher {
         }
         json.add("acknowledged", Int(acknowledged))
         json.add("rejected", Int(rejected))
+        var commandCounts = JSONLine()
+        commandCounts.add("applied", commands.applied)
+        commandCounts.add("refused", commands.refused)
+        commandCounts.add("already_applied", commands.duplicates)
+        json.addRaw("commands", json: commandCounts.string)
         if let statistics = try? store.outboxStatistics() {
             json.add("pending", statistics.pendingMessages)
             json.add("pending_bytes", statistics.pendingBytes)

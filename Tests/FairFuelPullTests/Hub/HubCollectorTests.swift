@@ -142,7 +142,7 @@ import Testing
     @Test func aDurationInSecondsTooLargeForMillisecondsIsIgnored() throws {
         let huge = Self.replacing(Self.trip(1, revision: 0, driver: "Alice", message: 1), "\"duration_s\":1507", "\"duration_s\":9223372036854776")
         let outcomes = try takeAndRenderEverything([huge, Self.trip(2, revision: 0, driver: "Alice", message: 2)])
-        #expect(outcomes == [.ignored("duration_s out of range: 9223372036854776"), .kept])
+        #expect(outcomes == [.refused("duration_s out of range: 9223372036854776"), .kept])
     }
     /// Arrays nested a million deep: the reader recursed once per level and ran off the stack.
     @Test func aMessageNestedTooDeeplyIsIgnored() throws {
@@ -157,7 +157,7 @@ import Testing
         let huge = Self.replacing(Self.split(12, message: 1), "\"cost_cents\":4509", "\"cost_cents\":4611686018427387904")
         let other = Self.replacing(Self.replacing(huge, "\"id\":12", "\"id\":13"), "\"message_id\":1", "\"message_id\":2")
         let outcomes = try takeAndRenderEverything([huge, other, Self.split(14, message: 3)], kind: "split")
-        #expect(outcomes == [.ignored("cost_cents out of range: 4611686018427387904"), .ignored("cost_cents out of range: 4611686018427387904"), .kept])
+        #expect(outcomes == [.refused("cost_cents out of range: 4611686018427387904"), .refused("cost_cents out of range: 4611686018427387904"), .kept])
     }
 
     /// Bills of minus a trillion cents, a hundred shares each: no real message has a negative number,
@@ -172,7 +172,7 @@ import Testing
                 """.utf8)
         }
         let outcomes = try takeAndRenderEverything(bills, kind: "split")
-        #expect(outcomes.allSatisfy { $0 == .ignored("cost_cents out of range: -999999999999") }, "\(outcomes.first!)")
+        #expect(outcomes.allSatisfy { $0 == .refused("cost_cents out of range: -999999999999") }, "\(outcomes.first!)")
     }
 
     /// A car in Santiago with positions on: its coordinates are negative and its track's times
@@ -184,7 +184,7 @@ import Testing
         let absurd = Self.replacing(Self.trip(2, revision: 0, driver: "Alice", message: 2), "\"end_reason\"", "\"start\":[-1e300,0],\"end_reason\"")
         let negativeFuel = Self.replacing(Self.trip(3, revision: 0, driver: "Alice", message: 3), "\"fuel_l\":1.482", "\"fuel_l\":-1.482")
         #expect(try takeAndRenderEverything([summary, absurd, negativeFuel])
-            == [.kept, .ignored("start out of range: -1e300"), .ignored("fuel_l out of range: -1.482")])
+            == [.kept, .refused("start out of range: -1e300"), .refused("fuel_l out of range: -1.482")])
     }
 
     /// `nan`, `inf` and hex are not JSON numbers; they were read as doubles and written to the car's files.
@@ -228,7 +228,8 @@ import Testing
         }
         #expect(try hub.receive(topic: topic, payload: Self.trip(1, revision: 0, driver: "Alice", message: 1)) == .kept)
         #expect(try hub.receive(topic: topic, payload: withUID(2, message: 2, uid: uid)) == .kept)
-        #expect(try hub.receive(topic: topic, payload: withUID(3, message: 3, uid: "../not an id")) == .kept)
+        // An id that is not a plain id is refused with its record: it would name nothing a pull names.
+        #expect(try hub.receive(topic: topic, payload: withUID(3, message: 3, uid: "../not an id")) == .refused("vehicle_uid must be a plain id"))
         try hub.flush()
         #expect(state(directory, "vehicle.tsv") == "Golf\tEUR\t2\tmetric\t\t\(uid)\t\t\(Self.vehicle)\n")
     }

@@ -1,20 +1,18 @@
-import FairFuelCore
-
-/// A JSON value as an uplink message holds it: objects, arrays, strings, and numbers, booleans
+/// A JSON value as an uplink message or a fleet command holds it: objects, arrays, strings, and numbers, booleans
 /// and null kept as their text (a number is read by the field that wants it, at its own type).
-indirect enum HubJSON: Equatable {
-    case object([String: HubJSON])
-    case array([HubJSON])
+public indirect enum JSONValue: Sendable, Equatable {
+    case object([String: JSONValue])
+    case array([JSONValue])
     case string(String)
     /// A number, `true`, `false` or `null`, as written.
     case literal(String)
 
     /// Deepest nesting of objects and arrays read; a record message has three levels. Deeper
     /// input is refused rather than read by a recursion that would run off the stack.
-    static let maximumDepth = 16
+    public static let maximumDepth = 16
 
     /// Nil when `text` is not one JSON value, or nests deeper than `maximumDepth`.
-    init?(_ text: String) {
+    public init?(_ text: String) {
         var scalars = Substring(text).unicodeScalars
         guard let value = Self.read(&scalars, depth: 0) else { return nil }
         Self.skipSpace(&scalars)
@@ -22,20 +20,20 @@ indirect enum HubJSON: Equatable {
         self = value
     }
 
-    subscript(key: String) -> HubJSON? {
+    public subscript(key: String) -> JSONValue? {
         if case let .object(fields) = self, let value = fields[key], value != .literal("null") { return value }
         return nil
     }
 
-    var string: String? { if case let .string(text) = self { text } else { nil } }
-    var int: Int64? { if case let .literal(text) = self { Int64(text) } else { nil } }
-    var double: Double? { if case let .literal(text) = self { Double(text) } else { nil } }
-    var bool: Bool? { if case let .literal(text) = self { text == "true" ? true : text == "false" ? false : nil } else { nil } }
-    var array: [HubJSON] { if case let .array(items) = self { items } else { [] } }
+    public var string: String? { if case let .string(text) = self { text } else { nil } }
+    public var int: Int64? { if case let .literal(text) = self { Int64(text) } else { nil } }
+    public var double: Double? { if case let .literal(text) = self { Double(text) } else { nil } }
+    public var bool: Bool? { if case let .literal(text) = self { text == "true" ? true : text == "false" ? false : nil } else { nil } }
+    public var array: [JSONValue] { if case let .array(items) = self { items } else { [] } }
 
     /// Whether `text` is a number as JSON writes one: `-`, digits without a leading zero, then
     /// optional fraction and exponent. Not `nan`, `inf` or hex, which `Double(_:)` would also take.
-    static func isNumber(_ text: String) -> Bool {
+    public static func isNumber(_ text: String) -> Bool {
         var rest = Substring(text).utf8[...]
         func digits() -> Int {
             var count = 0
@@ -62,14 +60,14 @@ indirect enum HubJSON: Equatable {
         while let c = scalars.first, c == " " || c == "\n" || c == "\r" || c == "\t" { scalars.removeFirst() }
     }
 
-    private static func read(_ scalars: inout Substring.UnicodeScalarView, depth: Int) -> HubJSON? {
+    private static func read(_ scalars: inout Substring.UnicodeScalarView, depth: Int) -> JSONValue? {
         skipSpace(&scalars)
         guard let first = scalars.first else { return nil }
         if (first == "{" || first == "[") && depth >= maximumDepth { return nil }
         switch first {
         case "{":
             scalars.removeFirst()
-            var fields: [String: HubJSON] = [:]
+            var fields: [String: JSONValue] = [:]
             skipSpace(&scalars)
             if scalars.first == "}" { scalars.removeFirst(); return .object(fields) }
             while true {
@@ -87,7 +85,7 @@ indirect enum HubJSON: Equatable {
             }
         case "[":
             scalars.removeFirst()
-            var items: [HubJSON] = []
+            var items: [JSONValue] = []
             skipSpace(&scalars)
             if scalars.first == "]" { scalars.removeFirst(); return .array(items) }
             while true {
@@ -99,7 +97,7 @@ indirect enum HubJSON: Equatable {
                 guard next == "," else { return nil }
             }
         case "\"":
-            return JSONLine.readQuoted(&scalars).map(HubJSON.string)
+            return JSONLine.readQuoted(&scalars).map(JSONValue.string)
         default:
             var text = ""
             while let c = scalars.first, c != ",", c != "}", c != "]", c != " ", c != "\n", c != "\r", c != "\t" {

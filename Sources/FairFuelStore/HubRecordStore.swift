@@ -1,0 +1,132 @@
+import FairFuelSQLite
+
+/// The hub's read model of every car's records (docs/mqtt.md, "The hub's database"): a SQLite
+/// file through the store layer's wrapper, one row per (vehicle, topic kind, record id) with its
+/// latest revision, written in one small transaction per message, never a rewrite of a car.
+///
+/// Its own schema and migrations, apart from a car's store: the hub is another process on another
+/// machine, and nothing of a car's tables belongs here.
+public final class HubRecordStore {
+    public struct Record: Sendable, Equatable {
+        public var kind: String
+        public var id: Int64
+        public var revision: Int64
+        public var deleted: Bool
+        public var payload: String
+    }
+
+    public enum Offer: Sendable, Equatable {
+        /// Stored: a new record, or a higher revision of one.
+        case kept
+        /// Its revision was not above the stored one: nothing changed.
+        case stale
+    }
+
+    static let migrations = Migrator([
+        Migration(
+            "hub-2026-12-29-records",
+            """
+            CREATE TABLE hub_records (
+                vehicle TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('trip', 'refuel', 'split')),
+                record_id INTEGER NOT NULL,
+                revision INTEGER NOT NULL,
+                deleted INTEGER NOT NULL CHECK (deleted IN (0, 1)),
+                message_id INTEGER,
+                payload TEXT NOT NULL,
+                PRIMARY KEY (vehicle, kind, record_id)
+            ) WITHOUT ROWID;
+            CREATE TABLE hub_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+            """),
+    ])
+
+    public let path: String
+    private let connection: SQLiteConnection
+
+    /// Opens (making and migrating when new) the hub's database at `path`.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        do {
+            connection = try SQLiteConnection(path: path)
+            connection.setBusyTimeout(milliseconds: 5_000)
+            _ = try connection.scalarText("PRAGMA journal_mode = WAL")
+            // A hub killed loses at most the last commits; the car's resend brings them back.
+            try connection.execute("PRAGMA synchronous = NORMAL")
+        } catch {
+            throw .sqlite(error)
+        }
+        do { try Self.migrations.migrate(connection) } catch {
+            // Two hub instances opening a new database at once: the one that lost the race for a
+            // migration finds it applied when it reads again.
+            try Self.migrations.migrate(connection)
+        }
+    }
+
+    /// Stores one message's record when its revision is above the stored one, in one transaction.
+    public func offer(vehicle: String, kind: String, id: Int64, revision: Int64, deleted: Bool, messageID: Int64?, payload: String)
+        throws(StoreError) -> Offer
+    {
+        do {
+            return try atomically {
+                if let stored = try connection.scalarInt(
+                    "SELECT revision FROM hub_records WHERE vehicle = ? AND kind = ? AND record_id = ?", .text(vehicle), .text(kind), .integer(id)),
+                    revision <= stored
+                {
+                    return .stale
+                }
+                try connection.run(
+                    """
+                    INSERT OR REPLACE INTO hub_records (vehicle, kind, record_id, revision, deleted, message_id, payload)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    .text(vehicle), .text(kind), .integer(id), .integer(revision), .integer(deleted ? 1 : 0), .optional(messageID), .text(payload))
+                return .kept
+            }
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    /// The vehicles the database holds, by id.
+    public func vehicles() throws(StoreError) -> [String] {
+        do { return try connection.query("SELECT DISTINCT vehicle FROM hub_records ORDER BY vehicle") { $0.text(0) ?? "" } } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    /// Every record of `vehicle`, by kind and id.
+    public func records(vehicle: String) throws(StoreError) -> [Record] {
+        do {
+            return try connection.query(
+                "SELECT kind, record_id, revision, deleted, payload FROM hub_records WHERE vehicle = ? ORDER BY kind, record_id", .text(vehicle)
+            ) { Record(kind: $0.text(0) ?? "", id: $0.int64(1), revision: $0.int64(2), deleted: $0.int64(3) != 0, payload: $0.text(4) ?? "") }
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    /// How many records the database holds (every vehicle, deletions included).
+    public func recordCount() throws(StoreError) -> Int {
+        do { return Int(try connection.scalarInt("SELECT COUNT(*) FROM hub_records") ?? 0) } catch { throw .sqlite(error) }
+    }
+
+    public func meta(_ key: String) throws(StoreError) -> String? {
+        do { return try connection.scalarText("SELECT value FROM hub_meta WHERE key = ?", .text(key)) } catch { throw .sqlite(error) }
+    }
+
+    public func setMeta(_ key: String, _ value: String) throws(StoreError) {
+        do { _ = try connection.run("INSERT OR REPLACE INTO hub_meta (key, value) VALUES (?, ?)", .text(key), .text(value)) } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    /// Runs `body` in one transaction (an import: thousands of offers, one commit).
+    public func inOneTransaction(_ body: () throws -> Void) throws(StoreError) {
+        do { try connection.transaction("IMMEDIATE", body) } catch { throw StoreError(error) }
+    }
+
+    /// `body` in a transaction of its own, or in the caller's (`inOneTransaction`).
+    private func atomically<T>(_ body: () throws -> T) throws -> T {
+        connection.isInTransaction ? try body() : try connection.transaction("IMMEDIATE", body)
+    }
+}

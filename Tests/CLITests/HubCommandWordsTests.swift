@@ -1,0 +1,62 @@
+import FairFuelDomain
+@testable import fairfuel
+import Testing
+
+/// `fairfuel hub command`'s words, read into a command as the car's own CLI words are: each
+/// command once, and each mistake with its message.
+@Suite struct HubCommandWordsTests {
+    enum Reading: Equatable {
+        case success(FleetCommand.Operation)
+        case failure(String)
+    }
+
+    static func read(_ line: String) -> Reading {
+        do throws(HubCommandWords.Problem) {
+            return .success(try HubCommandWords.operation(line.split(separator: " ").map(String.init)))
+        } catch {
+            return .failure(error.message)
+        }
+    }
+
+    @Test func everyCommandReadsAsTheCarsCLIWouldTakeIt() {
+        #expect(Self.read("refuel add --at 2026-11-25T17:20Z --liters 41.2 --cost 73.96 --partial --station Aral --odometer-km 48213")
+            == .success(.refuelAdd(.init(atUTCMs: 1795627200000,  // 2026-11-25T17:20Z
+                                         liters: 41.2, costMinorUnits: 7_396, fullTank: false, odometerKilometers: 48_213, station: "Aral"))))
+        #expect(Self.read("refuel edit 12 --liters 40 --full") == .success(.refuelEdit(refuel: 12, .init(liters: 40, fullTank: true))))
+        #expect(Self.read("refuel remove 3") == .success(.refuelRemove(refuel: 3)))
+        #expect(Self.read("trip assign 42,u7 Anna") == .success(.tripAssign(trips: ["42", "u7"], driver: "Anna")))
+        #expect(Self.read("trips delete 42") == .success(.tripDelete(trip: "42")))
+        #expect(Self.read("settle 1 2") == .success(.settle(refuels: [1, 2])))
+        #expect(Self.read("unsettle 2") == .success(.unsettle(refuels: [2])))
+        #expect(Self.read("resend --since 1042") == .success(.resend(sinceMessageID: 1_042)))
+    }
+
+    @Test func mistakesAreRefusedWithWhatToSay() {
+        let cases: [(String, String)] = [
+            ("", "say a command"),
+            ("launch", "say a command"),
+            ("refuel", "say `refuel add`"),
+            ("refuel add --liters 40 --cost 1", "--at is needed"),
+            ("refuel add --at 2026-11-25T17:20Z --liters forty --cost 1", "--liters forty is not a number"),
+            ("refuel add --at 2026-11-25T17:20Z --liters 40 --cost 1 --colour red", "--colour is not an option"),
+            ("refuel add --at 2026-11-25T17:20Z --liters 40 --liters 41 --cost 1", "--liters is given twice"),
+            ("refuel add --at yesterday --liters 40 --cost 1", "--at:"),
+            ("refuel add --at 2026-11-25T17:20Z --liters 40 --cost abc", "--cost:"),
+            ("refuel edit x --liters 40", "refuel edit ID"),
+            ("refuel edit 3 --full --partial", "exclusive"),
+            ("refuel remove 3 4", "unexpected '4'"),
+            ("trip assign 42", "trip assign TRIP"),
+            ("settle", "say which bills"),
+            ("settle 0", "positive ids"),
+            ("resend", "--since is needed"),
+            ("resend --since -1", "--since is an outbox message id"),
+        ]
+        for (line, message) in cases {
+            guard case let .failure(text) = Self.read(line) else {
+                Issue.record("'\(line)' was read")
+                continue
+            }
+            #expect(text.contains(message), "'\(line)': \(text)")
+        }
+    }
+}

@@ -1,0 +1,111 @@
+@testable import FairFuelPull
+import FairFuelReports
+import Foundation
+import Testing
+
+/// The hub checks every message against the documented payloads before it stores anything: the
+/// hostile and mistaken messages of docs/mqtt.md are refused with a reason the hub keeps, and the
+/// family's views of what it did store keep working.
+@Suite struct HubIngestTests {
+    static let vehicle = HubCollectorTests.vehicle
+    static let copier = "fedcba9876543210fedcba9876543210"
+    static let uid = "461c9861-7a2b-4c3d-8e4f-5a6b7c8d9e0f"
+
+    static func text(_ payload: [UInt8]) -> String { String(decoding: payload, as: UTF8.self) }
+    static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+    static func replacing(_ payload: [UInt8], _ old: String, _ new: String) -> [UInt8] {
+        let replaced = text(payload).replacingOccurrences(of: old, with: new)
+        precondition(replaced != text(payload), "\(old) is not in the message")
+        return bytes(replaced)
+    }
+
+    final class Hub {
+        let directory = NSTemporaryDirectory() + "fairfuel-hub-\(UUID().uuidString.prefix(8))"
+        let collector: HubCollector
+        init() throws { collector = try HubCollector(directory: directory, prefix: "fairfuel") }
+        deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+        func take(_ kind: String, _ payload: [UInt8], vehicle: String = HubIngestTests.vehicle) throws -> HubCollector.Outcome {
+            try collector.receive(topic: "fairfuel/\(vehicle)/\(kind)", payload: payload)
+        }
+
+        /// The family's view of the hub's directory, as `fairfuel family DIR --json` prints it.
+        func family() throws -> String {
+            try collector.flush()
+            return FamilyView(try FamilyBooks.load(directories: try FamilyBooks.carDirectories([directory]))).json
+        }
+    }
+
+    static let trip = HubCollectorTests.trip(1, revision: 0, driver: "Anna", message: 1)
+    static let split = HubCollectorTests.split(12, message: 2)
+
+    @Test func impossibleFiguresAndWrongTypesAreRefusedWithTheirReason() throws {
+        let hub = try Hub()
+        let cases: [(kind: String, payload: [UInt8], reason: String)] = [
+            ("trip", Self.replacing(Self.trip, "\"distance_m\":21406.3", "\"distance_m\":999999999999"), "distance_m 999999999999 is outside 0...10000000"),
+            ("trip", Self.replacing(Self.trip, "\"fuel_ml\":1482.3", "\"fuel_ml\":9000000"), "fuel_ml 9000000 is outside"),
+            ("trip", Self.replacing(Self.trip, "\"driver\":\"Anna\"", "\"driver\":42"), "driver must be text, not 42"),
+            ("trip", Self.replacing(Self.trip, "\"distance_m\":21406.3", "\"distance_m\":\"21406.3\""), "distance_m must be a number"),
+            ("trip", Self.replacing(Self.trip, "\"start_utc\":\"2026-11-25T07:41:03.000Z\"", "\"start_utc\":\"yesterday\""), "start_utc must be an ISO 8601"),
+            ("trip", Self.replacing(Self.trip, "\"revision\":0", "\"revision\":\"0\""), "not a version 1 record message"),
+            ("trip", Self.replacing(Self.trip, "\"driver\":\"Anna\"", "\"driver\":\"An\\u0007na\""), "driver contains control characters"),
+            ("split", Self.replacing(Self.split, "\"cost_cents\":2887", "\"cost_cents\":1000000000"), "share: cost_cents 1000000000 is outside"),
+            ("split", Self.replacing(Self.split, "\"cost_cents\":2887", "\"cost_cents\":2000"), "the shares add up to 6509, not the bill's cost_cents 7396"),
+            ("split", Self.replacing(Self.split, "\"currency\":\"EUR\"", "\"currency\":\"euros\""), "currency must be an ISO 4217 code"),
+            ("split", Self.replacing(Self.split, "\"liters\":41.200", "\"liters\":-41.2"), "liters out of range"),
+        ]
+        for (kind, payload, reason) in cases {
+            let outcome = try hub.take(kind, payload)
+            guard case let .refused(text) = outcome else {
+                if case let .ignored(text) = outcome, text.contains(reason) { continue }
+                Issue.record("\(outcome) for \(Self.text(payload))")
+                continue
+            }
+            #expect(text.contains(reason), "\(text) lacks \(reason)")
+        }
+        // Nothing of them reached the family: no trip, no bill; the good ones still go in.
+        #expect(try hub.take("trip", Self.trip) == .kept)
+        #expect(try hub.take("split", Self.split) == .kept)
+        let family = try hub.family()
+        #expect(family.contains("\"Anna\"") && !family.contains("999999"), "\(family)")
+        // Every refusal is kept with its reason for `fairfuel hub status`.
+        let refused = try HubRefusals.read(directory: hub.directory)
+        #expect(refused.count == cases.count - 1, "a text revision is not a record message: ignored, not refused")
+        #expect(refused.first?.reason == "distance_m 999999999999 is outside 0...10000000")
+        #expect(refused.first?.vehicle == Self.vehicle && refused.first?.kind == "trip" && refused.first?.messageID == 1)
+    }
+
+    @Test func aCopiedVehicleUIDIsRefusedAndTheFamilyViewKeepsWorking() throws {
+        let hub = try Hub()
+        func claiming(_ vehicle: String, message: Int, id: Int) -> [UInt8] {
+            var text = Self.text(HubCollectorTests.trip(id, revision: 0, driver: "Anna", message: message))
+            text = text.replacingOccurrences(of: "\"vehicle\":\"\(Self.vehicle)\"", with: "\"vehicle\":\"\(vehicle)\",\"vehicle_uid\":\"\(Self.uid)\"")
+            return Self.bytes(text)
+        }
+        #expect(try hub.take("trip", claiming(Self.vehicle, message: 1, id: 1)) == .kept)
+        // Another vehicle id copies the car's public vehicle_uid: refused, nothing written for it.
+        #expect(try hub.take("trip", claiming(Self.copier, message: 1, id: 1), vehicle: Self.copier)
+            == .refused("vehicle_uid \(Self.uid) belongs to vehicle \(Self.vehicle), which claimed it first"))
+        let family = try hub.family()
+        #expect(family.contains("\"Anna\""), "\(family)")
+        // The binding outlives the hub's restart.
+        let again = try HubCollector(directory: hub.directory, prefix: "fairfuel")
+        #expect(try again.receive(topic: "fairfuel/\(Self.copier)/trip", payload: claiming(Self.copier, message: 2, id: 2))
+            == .refused("vehicle_uid \(Self.uid) belongs to vehicle \(Self.vehicle), which claimed it first"))
+        #expect(try again.receive(topic: "fairfuel/\(Self.vehicle)/trip", payload: claiming(Self.vehicle, message: 3, id: 3)) == .kept)
+        #expect(try HubRefusals.read(directory: hub.directory).count == 2)
+    }
+
+    @Test func theRefusalLogKeepsOnlyTheNewest() throws {
+        let directory = NSTemporaryDirectory() + "fairfuel-hub-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let log = try HubRefusals(path: directory + "/" + HubRefusals.fileName, limit: 5)
+        for index in 0..<23 {
+            try log.record(vehicle: Self.vehicle, kind: "trip", messageID: Int64(index), reason: "r\(index)", receivedUTCMs: Int64(index))
+        }
+        let kept = try HubRefusals.read(directory: directory)
+        #expect(kept.count <= 10 && kept.count >= 5, "\(kept.count)")
+        #expect(kept.last?.reason == "r22")
+    }
+}

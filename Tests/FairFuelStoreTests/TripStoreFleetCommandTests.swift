@@ -1,0 +1,130 @@
+import FairFuelCore
+import FairFuelDomain
+import FairFuelSQLite
+@testable import FairFuelStore
+import Testing
+
+/// Commands from the hub go through the CLI's store operations in one transaction with the
+/// record of their id: applied once, refused with the store's reason and no change, remembered
+/// for a bounded time, and `resend` queues the book again.
+@Suite struct TripStoreFleetCommandTests {
+    static let hour = TripStoreSplitTests.hour
+    static let t0 = TripStoreSplitTests.t0
+    static let uplink = OutboxUplink(budget: OutboxBudget(maximumMessages: 1_000, maximumBytes: 1 << 20))
+
+    static func command(_ id: String, _ operation: FleetCommand.Operation, force: Bool = false) -> FleetCommand {
+        FleetCommand(id: id, issuedUTCMs: t0 + 20 * hour, force: force, operation: operation)
+    }
+
+    /// Everything a command could change, to compare before and after a refusal.
+    static func book(_ store: TripStore) throws -> String {
+        let refuels = try store.refuels().map { "\($0.id):\($0.refuel.liters):\($0.refuel.cost.value):\($0.refuel.settledUTCMs ?? -1)" }
+        let sessions = try store.sessions().map { "\($0.id):\($0.driverName)" }
+        let untracked = try store.untrackedDriving().map { "u\($0.id)" }
+        let outbox = try store.outboxStatistics().pendingMessages
+        return "\(refuels) \(sessions) \(untracked) outbox \(outbox)"
+    }
+
+    @Test func aRefuelAddedByCommandIsTheCLIsRefuelAndADuplicateChangesNothing() throws {
+        let family = try TripStoreBookTests.family()
+        let store = family.store
+        store.uplink = Self.uplink
+        let add = Self.command("add-1", .refuelAdd(.init(atUTCMs: Self.t0 + 12 * Self.hour, liters: 20, costMinorUnits: 3_500)))
+        #expect(try store.applyFleetCommand(add, receivedUTCMs: Self.t0 + 21 * Self.hour) == .applied(summary: "refuel 4 added"))
+        let refuel = try #require(try store.refuels().last)
+        #expect(refuel.refuel.liters == 20 && refuel.refuel.cost == MinorUnits(3_500) && refuel.refuel.enteredUTCMs == add.issuedUTCMs)
+        #expect(refuel.refuel.currency == "EUR")
+        try TripStoreBookTests.expectBooksAddUp(store)
+        let after = try Self.book(store)
+        // Its refuel and split messages were queued with it.
+        #expect(try store.pendingOutboxMessages(limit: 100).map { $0.topic.split(separator: "/").last! } .contains("refuel"))
+        #expect(try store.applyFleetCommand(add, receivedUTCMs: Self.t0 + 22 * Self.hour) == .alreadyApplied)
+        #expect(try Self.book(store) == after)
+        #expect(try store.fleetCommandApplied(id: "add-1"))
+    }
+
+    @Test func aRefusedCommandChangesNothingAndIsNotRemembered() throws {
+        let family = try TripStoreBookTests.family()
+        let store = family.store
+        store.uplink = Self.uplink
+        let before = try Self.book(store)
+        let refusals: [(FleetCommand, String)] = [
+            (Self.command("r1", .refuelAdd(.init(atUTCMs: Self.t0 + 12 * Self.hour, liters: 400, costMinorUnits: 3_500))), "tank"),
+            (Self.command("r2", .refuelAdd(.init(atUTCMs: Self.t0 + 3 * Self.hour, liters: 20, costMinorUnits: 3_500))), "already recorded"),
+            (Self.command("r3", .refuelRemove(refuel: 99)), "no refuel with id 99"),
+            (Self.command("r4", .tripAssign(trips: ["1"], driver: "Zoe")), "no driver named 'Zoe'"),
+            (Self.command("r5", .tripAssign(trips: ["1", "x9"], driver: "Bob")), "not a trip id"),
+            (Self.command("r6", .tripDelete(trip: "u1")), "untracked driving"),
+            (Self.command("r7", .settle(refuels: [2, 77])), "no refuel with id 77"),
+            (Self.command("r8", .refuelEdit(refuel: 2, .init())), "nothing to change"),
+        ]
+        for (command, reason) in refusals {
+            #expect {
+                try store.applyFleetCommand(command, receivedUTCMs: Self.t0 + 21 * Self.hour)
+            } throws: { error in "\(error)".contains(reason) }
+            #expect(try !store.fleetCommandApplied(id: command.id))
+        }
+        #expect(try Self.book(store) == before)
+    }
+
+    @Test func assignSettleUnsettleAndDeleteGoThroughTheStoresRules() throws {
+        let family = try TripStoreBookTests.family()
+        let store = family.store
+        store.uplink = Self.uplink
+        let untracked = try #require(try store.untrackedDriving().first)
+        let received = Self.t0 + 21 * Self.hour
+        #expect(try store.applyFleetCommand(Self.command("a1", .tripAssign(trips: ["u\(untracked.id)", "1"], driver: "bob")), receivedUTCMs: received)
+            == .applied(summary: "2 trip(s) given to Bob"))
+        #expect(try store.untrackedDriving().isEmpty)
+        #expect(try store.sessions().first?.driverName == "Bob")
+        #expect(try store.applyFleetCommand(Self.command("s1", .settle(refuels: [2])), receivedUTCMs: received) == .applied(summary: "settled: 2"))
+        #expect(try store.refuels().first { $0.id == 2 }?.refuel.settledUTCMs == Self.t0 + 20 * Self.hour)
+        // A settled bill would move: refused without force, as the CLI refuses it.
+        #expect { try store.applyFleetCommand(Self.command("d1", .tripDelete(trip: "1")), receivedUTCMs: received) } throws: {
+            "\($0)".contains("settled bill")
+        }
+        #expect(try store.applyFleetCommand(Self.command("u1", .unsettle(refuels: [2])), receivedUTCMs: received) == .applied(summary: "unsettled: 2"))
+        #expect(try store.applyFleetCommand(Self.command("d1", .tripDelete(trip: "1")), receivedUTCMs: received) == .applied(summary: "trip 1 deleted"))
+        try TripStoreBookTests.expectBooksAddUp(store)
+    }
+
+    @Test func appliedIdsAreKeptForTheRetentionWindowOnly() throws {
+        let family = try TripStoreBookTests.family()
+        let store = family.store
+        let first = Self.t0 + 21 * Self.hour
+        _ = try store.applyFleetCommand(Self.command("s1", .settle(refuels: [1])), receivedUTCMs: first)
+        let later = first + TripStore.fleetCommandRetentionMs + 1
+        _ = try store.applyFleetCommand(FleetCommand(id: "s2", issuedUTCMs: later - 60_000, operation: .settle(refuels: [1])), receivedUTCMs: later)
+        #expect(try !store.fleetCommandApplied(id: "s1"))
+        #expect(try store.fleetCommandApplied(id: "s2"))
+        // Played again once its id is forgotten, s1 is refused: it is older than what is remembered.
+        #expect {
+            try store.applyFleetCommand(Self.command("s1", .settle(refuels: [1])), receivedUTCMs: first + TripStore.fleetCommandRetentionMs + 2)
+        } throws: { "\($0)".contains("longer ago than commands are remembered") }
+    }
+
+    @Test func resendQueuesEveryRecordOrOnlyThoseAfterAMessageID() throws {
+        let family = try TripStoreBookTests.family()
+        let store = family.store
+        let received = Self.t0 + 21 * Self.hour
+        // No uplink: nothing to resend, refused.
+        #expect { try store.applyFleetCommand(Self.command("x0", .resend(sinceMessageID: 0)), receivedUTCMs: received) } throws: {
+            "\($0)".contains("no [uplink]")
+        }
+        store.uplink = Self.uplink
+        // From 0: 3 trips, 3 refuels and their 3 splits, though none was ever published.
+        #expect(try store.applyFleetCommand(Self.command("x1", .resend(sinceMessageID: 0)), receivedUTCMs: received)
+            == .applied(summary: "9 record message(s) queued again"))
+        let sent = try store.pendingOutboxMessages(limit: 100)
+        for message in sent { try store.markOutboxMessageSent(message.id) }
+        let last = try #require(sent.last?.id.rawValue)
+        // One correction after the hub's last message: only its records come again.
+        try store.removeRefuel(id: 3)
+        let correction = try store.pendingOutboxMessages(limit: 100).count
+        #expect(correction >= 1)
+        #expect(try store.applyFleetCommand(Self.command("x2", .resend(sinceMessageID: last)), receivedUTCMs: received)
+            == .applied(summary: "\(correction) record message(s) queued again"))
+        #expect(try store.applyFleetCommand(Self.command("x3", .resend(sinceMessageID: 1 << 40)), receivedUTCMs: received)
+            == .applied(summary: "0 record message(s) queued again"))
+    }
+}
