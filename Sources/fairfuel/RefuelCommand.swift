@@ -257,7 +257,8 @@ struct RefuelCommand: ParsableCommand {
             if full || partial { edit.fullTank = full }
             if noOdometer { edit.odometerKilometers = .some(nil) }
             if let km = odometerKilometers ?? odometerMiles.map({ $0 * DisplayUnits.metersPerMile / 1000 }) { edit.odometerKilometers = km }
-            if edit.cost != nil || edit.liters != nil || edit.atUTCMs != nil {
+            // A baseline mark has no price to check: the store refuses its edit in its own words.
+            if !bill.baseline && (edit.cost != nil || edit.liters != nil || edit.atUTCMs != nil) {
                 try RefuelEntryChecks.refuseUnusualPrice(
                     cost: edit.cost ?? bill.cost, liters: edit.liters ?? bill.liters, atUTCMs: edit.atUTCMs ?? bill.atUTCMs, currency: currency,
                     excluding: id, log: log, vehicleCurrency: vehicle.currency, units: units, force: force)

@@ -196,7 +196,7 @@ struct MCUBoardProfileTests {
             text: revBText.replacingOccurrences(of: "\"nfc_reader\"", with: "\"nfc_reeder\""),
             error: .outOfRange(
                 line: 5, key: "mcu.capabilities", value: "\"nfc_reeder\"",
-                allowed: "each capability must be one of \"nfc_reader\", \"ble_scanner\", \"gnss\", \"nfc_write\", \"ignition_sense\"")),
+                allowed: "each capability must be one of \"nfc_reader\", \"ble_scanner\", \"gnss\", \"nfc_write\", \"ignition_sense\", \"reliable_events\"")),
         ErrorCase(
             name: "capabilities as bits",
             text: revBText.replacingOccurrences(of: "[\"nfc_reader\", \"gnss\"]", with: "[1, 4]"),
