@@ -3,11 +3,12 @@
 #
 #   scripts/test.sh [ARGS...]                the whole suite (CI runs this, through .ci/run)
 #   scripts/test.sh --fast [ARGS...]         the unit tier: every test tagged none of .replay,
-#                                            .integration, .study (about a minute after a build)
+#                                            .integration, .study (about 50 s of CPU time after a build)
 #   scripts/test.sh --replay [ARGS...]       the tests tagged .replay (weeks, months, soaks)
 #   scripts/test.sh --integration [ARGS...]  the tests tagged .integration (processes, brokers, mounts)
 #   scripts/test.sh --tiers                  each tier's tests and suites, without running them
-# ARGS go to `swift test` (`--filter NAME` narrows a tier further).
+# ARGS go to `swift test`: `--skip NAME` leaves tests out of any tier, and `--fast --filter NAME` runs
+# NAME's unit tests (several --filter patterns add up: with --replay or --integration one widens the tier).
 #
 # The tests are built optimised (-O, checks kept: preconditions, overflow and exclusivity
 # traps stay on; `@testable` still works, SwiftPM's debug configuration enables testing) in
