@@ -7,10 +7,12 @@
 #   scripts/study-car-population.sh [--days N] [--seed N]   (defaults: 30 days, seed 2026)
 set -euo pipefail
 source "$(dirname "$0")/lib/study.sh"
+# Exported as set (an assignment, not `export`, so that a bad number stops the script).
+export FAIRFUEL_REAL_LIFE_DAYS FAIRFUEL_CAR_STUDY_SEED
 while [ $# -gt 0 ]; do
   case $1 in
-    --days) export FAIRFUEL_REAL_LIFE_DAYS=$(study_number --days "${2:-}"); shift 2 ;;
-    --seed) export FAIRFUEL_CAR_STUDY_SEED=$(study_number --seed "${2:-}"); shift 2 ;;
+    --days) FAIRFUEL_REAL_LIFE_DAYS=$(study_number --days "${2:-}"); shift 2 ;;
+    --seed) FAIRFUEL_CAR_STUDY_SEED=$(study_number --seed "${2:-}"); shift 2 ;;
     *) echo "usage: $0 [--days N] [--seed N]" >&2; exit 2 ;;
   esac
 done

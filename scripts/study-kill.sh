@@ -6,9 +6,11 @@
 #   scripts/study-kill.sh [--days N]   (default: 40 days, about 100 kills)
 set -euo pipefail
 source "$(dirname "$0")/lib/study.sh"
+# Exported as set (an assignment, not `export`, so that a bad number stops the script).
+export FAIRFUEL_KILL_STUDY_DAYS
 while [ $# -gt 0 ]; do
   case $1 in
-    --days) export FAIRFUEL_KILL_STUDY_DAYS=$(study_number --days "${2:-}"); shift 2 ;;
+    --days) FAIRFUEL_KILL_STUDY_DAYS=$(study_number --days "${2:-}"); shift 2 ;;
     *) echo "usage: $0 [--days N]" >&2; exit 2 ;;
   esac
 done

@@ -6,11 +6,13 @@
 #   scripts/study-real-life-sweep.sh [--months N] [--days N]   (defaults: 30 months of 30 days)
 set -euo pipefail
 source "$(dirname "$0")/lib/study.sh"
-export FAIRFUEL_REAL_LIFE_SWEEP=30
+# Exported as set (an assignment, not `export`, so that a bad number stops the script).
+export FAIRFUEL_REAL_LIFE_SWEEP FAIRFUEL_REAL_LIFE_DAYS
+FAIRFUEL_REAL_LIFE_SWEEP=30
 while [ $# -gt 0 ]; do
   case $1 in
     --months) FAIRFUEL_REAL_LIFE_SWEEP=$(study_number --months "${2:-}"); shift 2 ;;
-    --days) export FAIRFUEL_REAL_LIFE_DAYS=$(study_number --days "${2:-}"); shift 2 ;;
+    --days) FAIRFUEL_REAL_LIFE_DAYS=$(study_number --days "${2:-}"); shift 2 ;;
     *) echo "usage: $0 [--months N] [--days N]" >&2; exit 2 ;;
   esac
 done
