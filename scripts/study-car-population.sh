@@ -2,7 +2,7 @@
 # The car population study: the real-life month replayed with each true car of
 # `TruthCarPopulation` (and the scenarios' own), FairFuel on its default vehicle profile and again
 # told the car's mass and engine size; prints the misallocated share of the bills per car.
-# About 3 minutes after the build (docs/studies.md).
+# 3 to 5 minutes after the build (docs/studies.md).
 #
 #   scripts/study-car-population.sh [--days N] [--seed N]   (defaults: 30 days, seed 2026)
 set -euo pipefail
