@@ -7,7 +7,7 @@ import TestSupport
 /// whether it took the change. The service is a real `fairfuel run` started with `--board`, as
 /// systemd starts `fairfueld` with the installed profile; its MCU port does not exist, so its link
 /// stays down and its control socket answers.
-@Suite(.serialized) struct ServiceNotificationTests {
+@Suite(.serialized, .tags(.integration)) struct ServiceNotificationTests {
     /// A short directory: a Unix socket path has at most 107 bytes.
     static func temporaryDirectory() throws -> String {
         let directory = "/tmp/ffsn-" + String(UUID().uuidString.prefix(8))

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// `fairfuel sim` as a separate process: SIGTERM and SIGINT stop it at once and cleanly.
-@Suite struct SimCommandTests {
+@Suite(.tags(.integration)) struct SimCommandTests {
     static let scenario = PackagePaths.root + "/scenarios/short-drive.scenario"
 
     /// Starts `fairfuel sim` with output to a file; `blocked` signals are blocked in its inherited mask,

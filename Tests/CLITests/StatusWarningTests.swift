@@ -4,7 +4,7 @@ import TestSupport
 
 /// `fairfuel status` prints the service's JSON as is, and tells a person on standard error
 /// what a full disk cost (a stand-in service answers through socat).
-@Suite struct StatusWarningTests {
+@Suite(.tags(.integration)) struct StatusWarningTests {
     static let hasSocat = FileManager.default.isExecutableFile(atPath: "/usr/bin/socat")
 
     @Test(.enabled(if: hasSocat, "needs socat (scripts/install-deps.sh installs it)"))

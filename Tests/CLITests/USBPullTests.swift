@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `fairfuel usb-serve` and `fairfuel pull` as separate processes over a socat pseudo-terminal pair.
-@Suite(.serialized) struct USBPullTests {
+@Suite(.serialized, .tags(.integration)) struct USBPullTests {
     /// A background process whose standard error is collected as it comes.
     final class Background: @unchecked Sendable {
         let process = Process()

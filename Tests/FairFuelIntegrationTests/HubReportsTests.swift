@@ -6,7 +6,7 @@ import TestSupport
 /// `split`, `summary` and `report --html` across cars: two cars published through a real Mosquitto
 /// into `fairfuel hub` give, over the hub's directory, byte for byte what they give over USB pulls of
 /// both cars; Anna, who drives both, is one person.
-@Suite(.serialized, .enabled(if: MosquittoHarness.toolsPresent && FileManager.default.fileExists(atPath: "/usr/bin/socat"),
+@Suite(.serialized, .tags(.integration), .enabled(if: MosquittoHarness.toolsPresent && FileManager.default.fileExists(atPath: "/usr/bin/socat"),
                              "\(MosquittoHarness.missingMessage), or socat is missing"))
 struct HubReportsTests {
     /// A car with two bills to split: the baseline fill-up, Anna's drives (the second given to `other`), a full tank after.

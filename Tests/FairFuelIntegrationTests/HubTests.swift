@@ -11,7 +11,7 @@ import Glibc
 /// `fairfuel hub` against a real Mosquitto: two cars' uplinks (Anna drives both) collected into pull
 /// directories give the same `fairfuel family` as USB pulls of both cars; a resend changes nothing,
 /// a correction replaces, and a hub restarted finds what was published while it was away.
-@Suite(.serialized, .enabled(if: MosquittoHarness.toolsPresent && FileManager.default.fileExists(atPath: "/usr/bin/socat"),
+@Suite(.serialized, .tags(.integration), .enabled(if: MosquittoHarness.toolsPresent && FileManager.default.fileExists(atPath: "/usr/bin/socat"),
                              "\(MosquittoHarness.missingMessage), or socat is missing"))
 struct HubTests {
     static let annaTag = "fairfuel://driver/3F2A1B4C-5D6E-4F70-8192-A3B4C5D6E7F8"

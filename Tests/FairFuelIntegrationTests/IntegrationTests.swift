@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `fairfuel run` and `fairfuel sim` as separate processes on real pseudo-terminals (issue 6's
 /// proof). One parent suite, serialized, so that its nested suites never run two service/sim
 /// pairs at once on this 2-core machine.
-@Suite(.serialized) enum IntegrationTests {
+@Suite(.serialized, .tags(.integration)) enum IntegrationTests {
     /// Simulated milliseconds per real millisecond. The service stamps events with the MCU's
     /// own time, so the rules (90 s fob absence, 180 s standing) run at this speed too.
     static let speed = 100.0

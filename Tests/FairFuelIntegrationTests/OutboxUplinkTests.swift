@@ -72,7 +72,7 @@ final class OutboxPublisher {
     }
 }
 
-@Suite struct OutboxUplinkTests {
+@Suite(.tags(.integration)) struct OutboxUplinkTests {
     /// `{"message_id":N,...}` of a `mosquitto_sub -v` line.
     static func messageID(_ line: String) -> Int64? {
         guard let range = line.range(of: "\"message_id\":") else { return nil }

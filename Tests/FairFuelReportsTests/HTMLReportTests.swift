@@ -33,7 +33,7 @@ import TestSupport
     }
 
     /// Renders the page in headless Chromium and checks the screenshot shows the charts.
-    @Test func chromiumRendersANonBlankPage() throws {
+    @Test(.tags(.integration)) func chromiumRendersANonBlankPage() throws {
         guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile) else {
             print("SKIPPED chromiumRendersANonBlankPage: chromium is not installed (scripts/install-deps.sh installs it)")
             return

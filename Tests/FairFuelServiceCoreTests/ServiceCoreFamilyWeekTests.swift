@@ -9,7 +9,7 @@ import TestSupport
 /// The family week through the service core alone: the virtual MCU's core and the service's
 /// in lock-step on simulated time, no pseudo-terminal, no clock. The same week through the
 /// real service on a pseudo-terminal is `fairfuel demo` (its trips are in the README).
-@Suite struct ServiceCoreFamilyWeekTests {
+@Suite(.tags(.replay)) struct ServiceCoreFamilyWeekTests {
     static let scenario = PackagePaths.root + "/scenarios/family-week.scenario"
     static let golden = PackagePaths.root + "/Tests/FairFuelServiceCoreTests/Fixtures/family-week.sessions"
 

@@ -3,6 +3,7 @@ import FairFuelSQLite
 @testable import FairFuelStore
 import Foundation
 import Testing
+import TestSupport
 
 /// A full disk played by the counting VFS: writes inside the files work, growing them fails,
 /// and nothing can be given back. The store must fail cleanly and carry on.
@@ -36,7 +37,7 @@ import Testing
 /// A real full file system: a small tmpfs (mounting one needs root; skipped otherwise) filled
 /// up by another file, as logs would. The store gives up its reserve, thins the oldest tracks,
 /// and goes on writing.
-@Suite struct TripStoreFullFileSystemTests {
+@Suite(.tags(.integration)) struct TripStoreFullFileSystemTests {
     static let t0: Int64 = 1_795_000_000_000
 
     static func mount(_ directory: String, megabytes: Int) -> Bool {

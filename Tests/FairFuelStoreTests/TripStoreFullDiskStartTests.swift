@@ -9,7 +9,7 @@ import TestSupport
 /// needs root, skipped otherwise): SQLite cannot even create its `-shm` index there, so the
 /// store first spends its reserve, else keeps the index in memory; it reads, refuses writes
 /// cleanly, and takes them again, shared with other readers, once there is room.
-@Suite(.serialized) struct TripStoreFullDiskStartTests {
+@Suite(.serialized, .tags(.integration)) struct TripStoreFullDiskStartTests {
     static let t0: Int64 = 1_795_000_000_000
 
     /// A store with Alice and one trip, closed (SQLite removes its WAL and index), on a fresh tmpfs.

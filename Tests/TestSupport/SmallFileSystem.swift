@@ -17,6 +17,7 @@ public final class SmallFileSystem {
     public struct MountError: Error {}
 
     public init(megabytes: Int) throws {
+        TestTier.require(.integration, for: "a tmpfs mount")
         directory = NSTemporaryDirectory() + "fairfuel-small-fs-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         guard Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0755", "tmpfs", directory]) else {

@@ -22,7 +22,7 @@ import TestSupport
 /// profile and hurts those near it, by as much. So calibration stays one factor, and the
 /// engine size is asked for (`vehicle set --engine-l`). Off by default (about 30 s); run with
 /// FAIRFUEL_IDLE_SHARE_STUDY=1 swift test --filter IdleShareCalibrationStudy
-@Suite("idle share calibration study")
+@Suite("idle share calibration study", .tags(.study))
 struct IdleShareCalibrationStudyTests {
     static let priorSigma = 0.5
     static let fullFillShortfallLiters = 0.0...2.0

@@ -6,7 +6,7 @@ import TestSupport
 
 /// A week of driving with a crowd around the car: every buffer of the domain stays at the
 /// size it was given, however many strangers pass.
-@Suite("Bounded memory")
+@Suite("Bounded memory", .tags(.replay))
 struct BoundedMemoryTests {
     @Test("a week with hundreds of passing advertisers keeps every domain buffer at its capacity")
     func aWeekWithACrowd() throws {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct GPSDClientTests {
+@Suite(.tags(.integration)) struct GPSDClientTests {
     /// Feeds epochs at 5 Hz and steps the client until `done` holds or `seconds` pass.
     static func run(
         _ client: GPSDClient, _ harness: GPSDHarness, seconds: Double, events: inout [GPSDClient.Event],

@@ -49,7 +49,7 @@ enum MQTTPump {
     }
 }
 
-@Suite(.serialized) struct MQTTClientTests {
+@Suite(.serialized, .tags(.integration)) struct MQTTClientTests {
     static func configuration(
         _ harness: MosquittoHarness, version: MQTTProtocolVersion = .v311, id: String = "test-car",
         credentials: MQTTCredentials? = nil, will: MQTTLastWill? = nil
@@ -410,7 +410,7 @@ enum MQTTPump {
 }
 
 /// The client whose process `MQTTClientTests.lastWill` kills: runs only as that child process.
-@Suite struct MQTTLastWillClientProcess {
+@Suite(.tags(.integration)) struct MQTTLastWillClientProcess {
     static let environment: (port: Int, progress: String)? = {
         let variables = ProcessInfo.processInfo.environment
         guard let port = variables["FAIRFUEL_MQTT_WILL_PORT"].flatMap(Int.init),
@@ -439,7 +439,7 @@ enum MQTTPump {
 
 /// Resident memory of a fresh process before and after an MQTT client connects over TLS and
 /// publishes: runs only as the child of `MQTTClientMemoryTests`, whose numbers it writes to a file.
-@Suite struct MQTTMemoryProbeProcess {
+@Suite(.tags(.integration)) struct MQTTMemoryProbeProcess {
     /// `directory` holds the certificates, or is nil for plain TCP.
     static let environment: (port: Int, directory: String?, report: String)? = {
         let variables = ProcessInfo.processInfo.environment
@@ -513,7 +513,7 @@ enum MQTTPump {
     }
 }
 
-@Suite struct MQTTClientMemoryTests {
+@Suite(.tags(.integration)) struct MQTTClientMemoryTests {
     /// Resident bytes at one moment of the probe: the process's, and the uplink libraries' mappings'.
     struct Resident: CustomStringConvertible {
         var anonymous: Int

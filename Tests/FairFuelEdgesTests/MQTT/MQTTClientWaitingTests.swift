@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `waitForReadiness`, the poll of a loop that owns only this client (`fairfuel hub`), against a real broker.
-@Suite(.serialized) struct MQTTClientWaitingTests {
+@Suite(.serialized, .tags(.integration)) struct MQTTClientWaitingTests {
     static func milliseconds(_ body: () -> Void) -> Int64 {
         let clock = MonotonicClock()
         body()

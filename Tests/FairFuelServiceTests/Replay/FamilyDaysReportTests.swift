@@ -9,7 +9,7 @@ import TestSupport
 
 /// Four synthetic family days, captured at the link and replayed into a store, then read back
 /// through the family views: the sums, scores and documents must hold on real-looking data.
-@Suite struct FamilyDaysReportTests {
+@Suite(.tags(.replay)) struct FamilyDaysReportTests {
     @Test func replayedDaysGiveConsistentSummariesSplitsAndDocuments() throws {
         // Day by day scripting in a debug build needs more stack than a test thread has.
         try onLargeStack { try Self.replayedDaysGiveConsistentSummariesSplitsAndDocumentsOnce() }

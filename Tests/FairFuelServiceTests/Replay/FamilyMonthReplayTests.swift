@@ -8,7 +8,7 @@ import TestSupport
 
 /// The proof: a synthetic family month, captured at the link, replayed through
 /// the live path into a store, split, and compared with what really happened.
-@Suite("Family month replay")
+@Suite("Family month replay", .tags(.replay))
 struct FamilyMonthReplayTests {
     @Test("a month of captures replays into sessions and splits that match the truth")
     func familyMonth() throws {

@@ -15,7 +15,7 @@ import TestSupport
 /// would: at each restart (losing 2 to 5 s of link traffic, as a killed process does) and at
 /// each power-up of the dongle (a park longer than the 15-minute hold-up powers it off).
 /// Then: money against the truth, and kilometres given to a driver who did not drive them.
-@Suite("Real-life month replay", .serialized)
+@Suite("Real-life month replay", .serialized, .tags(.replay))
 struct RealLifeMonthReplayTests {
     /// A month, as issue 12 asks: each part is a process of its own (about 130 of them), and the
     /// month replays in about 10 s here.
@@ -71,7 +71,7 @@ struct RealLifeMonthReplayTests {
     /// dongle was off for hours meets a receiver on a warm start (12 to 32 s to its first fix);
     /// when the car moves off before that fix, the trip begins at it, and what was driven before
     /// it (140 m in seed 63) stays outside the session. Up to 250 m of that is allowed here.
-    @Test("the real-life month across families' months", .enabled(if: ProcessInfo.processInfo.environment["FAIRFUEL_REAL_LIFE_SWEEP"] != nil))
+    @Test("the real-life month across families' months", .tags(.study), .enabled(if: ProcessInfo.processInfo.environment["FAIRFUEL_REAL_LIFE_SWEEP"] != nil))
     func realLifeSweep() throws {
         let environment = ProcessInfo.processInfo.environment
         let count = UInt64(environment["FAIRFUEL_REAL_LIFE_SWEEP"] ?? "") ?? 30
@@ -103,7 +103,7 @@ struct RealLifeMonthReplayTests {
     /// every trip): the same restarts-only month replayed whole and cut. Off by default (about
     /// three minutes for 40 days, which hold about 100 kills); run with
     /// FAIRFUEL_KILL_STUDY=1 swift test --filter killStudy (FAIRFUEL_KILL_STUDY_DAYS=N for another length).
-    @Test("km lost per 100 kills", .enabled(if: ProcessInfo.processInfo.environment["FAIRFUEL_KILL_STUDY"] == "1"))
+    @Test("km lost per 100 kills", .tags(.study), .enabled(if: ProcessInfo.processInfo.environment["FAIRFUEL_KILL_STUDY"] == "1"))
     func killStudy() throws {
         let days = Int(ProcessInfo.processInfo.environment["FAIRFUEL_KILL_STUDY_DAYS"] ?? "") ?? 40
         let whole = try Self.replayMonth(seed: 4242, days: days, realLife: .restartsOnly, cut: false)
@@ -130,7 +130,7 @@ struct RealLifeMonthReplayTests {
     /// the car's mass and engine size (its idle rate). Off by default (two months per car, about three minutes);
     /// run with FAIRFUEL_CAR_STUDY=1 swift test --filter carPopulationStudy
     /// (FAIRFUEL_REAL_LIFE_DAYS=N for another length, FAIRFUEL_CAR_STUDY_SEED=N for another month).
-    @Test("the real-life month across true cars", .enabled(if: ProcessInfo.processInfo.environment["FAIRFUEL_CAR_STUDY"] == "1"))
+    @Test("the real-life month across true cars", .tags(.study), .enabled(if: ProcessInfo.processInfo.environment["FAIRFUEL_CAR_STUDY"] == "1"))
     func carPopulationStudy() throws {
         let environment = ProcessInfo.processInfo.environment
         let days = Int(environment["FAIRFUEL_REAL_LIFE_DAYS"] ?? "") ?? Self.days

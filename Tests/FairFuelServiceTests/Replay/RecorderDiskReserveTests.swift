@@ -9,7 +9,7 @@ import TestSupport
 /// The disk reserve on a real small tmpfs filled by something else: trip points the store
 /// refuses (and the count of those it lost) never spend it; a session end does; and it is
 /// taken back by the service's once-a-second retry as soon as space comes back, without a restart.
-@Suite("Recorder and the disk reserve", .serialized)
+@Suite("Recorder and the disk reserve", .serialized, .tags(.integration))
 struct RecorderDiskReserveTests {
     static let t0: Int64 = 1_795_000_000_000
     static let reserveBytes: Int64 = 256 * 1024

@@ -9,7 +9,7 @@ import TestSupport
 /// A family's day recorded into a store on a small tmpfs that something else fills up halfway:
 /// every session start and end and every untracked record is in the store, waiting, or counted
 /// lost (and the count is persisted); when space comes back the recorder catches up by itself.
-@Suite("Recorder on a full disk", .serialized)
+@Suite("Recorder on a full disk", .serialized, .tags(.integration))
 struct RecorderFullDiskTests {
     struct Day {
         var fs: SmallFileSystem

@@ -7,10 +7,11 @@ import FairFuelSimulation
 import FairFuelStore
 import Foundation
 import Testing
+import TestSupport
 
 /// A soak in small: minutes of the soak traffic streamed through a pipe into `Replay`,
 /// as `fairfuel synth-capture --soak | fairfuel replay -` runs it for 24 hours.
-@Suite("Soak replay")
+@Suite("Soak replay", .tags(.replay))
 struct SoakReplayTests {
     static func provisionedStore(in directory: String) throws -> TripStore {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

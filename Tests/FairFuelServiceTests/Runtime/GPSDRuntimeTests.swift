@@ -11,7 +11,7 @@ import TestSupport
 
 /// `gnss.source = gpsd`: the service polls a real gpsd beside the MCU link and drives the
 /// domain with its fixes (the harness in GPSD/ is FairFuelEdgesTests' own, linked in).
-@Suite(.serialized) struct GPSDRuntimeTests {
+@Suite(.serialized, .tags(.integration)) struct GPSDRuntimeTests {
     static func status(_ path: String) throws -> [String: Any] {
         let text = try #require(ControlSocketClient.ask(path: path, request: "status"))
         return try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]

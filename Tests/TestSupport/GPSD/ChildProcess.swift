@@ -18,6 +18,7 @@ public final class ChildProcess {
     public init(_ executable: String, _ arguments: [String], logPath: String, lifetimeSeconds: Int = 120) throws {
         name = (executable as NSString).lastPathComponent
         self.logPath = logPath
+        TestTier.require(.integration, for: "a helper process (\(name))")
         guard let timeout = findExecutable("timeout") else { throw HarnessError("timeout (coreutils) is missing") }
         let argv = [timeout, "-k", "2", "\(lifetimeSeconds)", executable] + arguments
 

@@ -78,6 +78,7 @@ public struct FamilyMonth {
     public init(
         seed: UInt64 = 2026, days: Int = 28, options: ScenarioOptions? = nil, realLife: RealLife? = nil, car: WillansCar = WillansCar()
     ) {
+        if days >= 7 { TestTier.require(.replay, .study, for: "a family's \(days) days") }
         var settings = options ?? ScenarioOptions(seed: seed)
         settings.seed = seed
         if realLife != nil { settings.recordMovements = true }

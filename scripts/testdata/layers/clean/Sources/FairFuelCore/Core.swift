@@ -1,2 +1,1 @@
-import RealModule
 import Synchronization

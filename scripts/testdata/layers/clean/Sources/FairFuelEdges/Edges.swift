@@ -1,5 +1,6 @@
 import CPosixShims
 import FairFuelCore
+import FairFuelParsers
 
 #if canImport(Glibc)
 import Glibc

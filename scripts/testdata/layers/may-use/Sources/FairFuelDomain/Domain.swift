@@ -1,0 +1,3 @@
+import FairFuelCore
+import FairFuelLink
+import FairFuelParsers

@@ -1,0 +1,3 @@
+import FairFuelSQLite
+import FairFuelServiceCore
+import FairFuelStore

@@ -1,0 +1,3 @@
+import FairFuelConfiguration
+import FairFuelCore
+import FairFuelSQLite

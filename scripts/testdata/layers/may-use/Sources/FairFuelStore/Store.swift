@@ -1,0 +1,5 @@
+import FairFuelCore
+import FairFuelDomain
+import FairFuelEdges
+import FairFuelReports
+import FairFuelSQLite

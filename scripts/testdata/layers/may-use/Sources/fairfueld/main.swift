@@ -1,0 +1,2 @@
+import FairFuelService
+import FairFuelStore
