@@ -52,46 +52,18 @@ enum RefuelEntryChecks {
                 + "a refuel is entered once it happened: check the date")
     }
 
-    /// Earlier refuels the usual price is taken from (the most recent ones), and the fewest that make one.
-    static let usualPriceHistory = 10
-    static let usualPriceMinimumHistory = 3
-    /// A price per litre more than this many times off the usual one (either way) is taken for a typo.
-    static let usualPriceFactor = 3.0
-
-    /// The median price per litre (minor units) of the refuels before `atUTCMs` in `currency`, from the
-    /// most recent `usualPriceHistory`; nil with fewer than `usualPriceMinimumHistory` or a median of 0.
-    static func usualPricePerLiter(
-        before atUTCMs: Int64, currency: String, excluding: Int64?, in log: [(id: Int64, refuel: RefuelInput)], vehicleCurrency: String
-    ) -> (perLiter: Double, refuels: Int)? {
-        let prices = log.filter { $0.id != excluding && $0.refuel.atUTCMs < atUTCMs && ($0.refuel.currency ?? vehicleCurrency) == currency }
-            .suffix(usualPriceHistory)
-            .map { Double($0.refuel.cost.value) / $0.refuel.liters }
-            .sorted()
-        guard prices.count >= usualPriceMinimumHistory else { return nil }
-        let middle = prices.count / 2
-        let median = prices.count % 2 == 1 ? prices[middle] : (prices[middle - 1] + prices[middle]) / 2
-        return median > 0 ? (median, prices.count) : nil
-    }
-
-    /// Refuses a price per litre outside a third to three times the car's usual one, unless forced.
+    /// Refuses a price per litre outside a third to three times the car's usual one (`UsualRefuelPrice`), unless forced.
     static func refuseUnusualPrice(
         cost: MinorUnits, liters: Double, atUTCMs: Int64, currency: String, excluding: Int64? = nil,
         log: [(id: Int64, refuel: RefuelInput)], vehicleCurrency: String, units: DisplayUnits, force: Bool
     ) throws {
-        guard !force, liters > 0,
-              let (usual, count) = usualPricePerLiter(before: atUTCMs, currency: currency, excluding: excluding, in: log, vehicleCurrency: vehicleCurrency)
+        guard !force,
+              let finding = UsualRefuelPrice.check(
+                  cost: cost, liters: liters, atUTCMs: atUTCMs, currency: currency, excluding: excluding, log: log, vehicleCurrency: vehicleCurrency)
         else { return }
-        let price = Double(cost.value) / liters
-        guard price < usual / usualPriceFactor || price > usual * usualPriceFactor else { return }
-        // Per the unit the family reads volumes in (a litre, a US or a UK gallon).
-        let perUnit = units.liters(volume: 1)
-        func text(_ perLiter: Double) -> String {
-            units.moneyWithCurrency(MinorUnits(Int64((perLiter * perUnit).rounded()))) + "/" + units.volumeUnit
-        }
         throw UserFacingError(
-            "\(units.moneyWithCurrency(cost)) for \(units.volumeText(liters: liters)) is \(text(price)), far from this car's usual "
-                + "\(text(usual)) (the median of its last \(count) refuels before it; more than "
-                + "\(Int(usualPriceFactor)) times off): check the cost and the volume, or add --force if they are right; nothing was changed")
+            UsualPriceText.message(finding, cost: cost, liters: liters, units: units)
+                + ": check the cost and the volume, or add --force if they are right; nothing was changed")
     }
 
     static func offsetText(_ seconds: Int) -> String {
