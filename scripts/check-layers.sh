@@ -11,7 +11,9 @@
 #   - Glibc, Darwin or Musl is imported outside the edges, the SQLite wrapper and the tests (the
 #     runtime shell and the executables, `fairfuel` and `fairfueld`, reach libc through them),
 #   - a product target imports Foundation or a test framework (the product has no Foundation),
-#   - a target of the product is missing from the layer table.
+#   - a target of the product is missing from the layer table,
+#   - the web app (FairFuelWeb) imports what it is kept apart from (it reaches the car's data through
+#     the store, reports and configuration only), or the daemon depends on it, even through another target.
 # C modules (system-library and C targets) may be imported wherever they are declared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,8 +61,20 @@ LAYERS = [
     ["FairFuelEdges"],
     ["FairFuelPull", "FairFuelSimulation", "FairFuelReports", "FairFuelServiceCore"],
     ["FairFuelService"],
+    ["FairFuelWeb"],
     ["fairfuel", "fairfueld"],
 ]
+
+# Targets a target must not import although they are below it: the web app reaches the car's data
+# through the store, reports and configuration, never the service, its edges or the simulation.
+KEPT_APART = {
+    "FairFuelWeb": {"FairFuelService", "FairFuelServiceCore", "FairFuelEdges", "FairFuelSimulation", "FairFuelPull"},
+}
+# Targets an executable must never link, directly or through another target: the daemon's size and
+# memory stay as they are without the web app's HTTP server.
+NEVER_LINKED = {
+    "fairfueld": {"FairFuelWeb"},
+}
 LAYER_OF = {name: index for index, names in enumerate(LAYERS) for name in names}
 
 # Where the C library may be imported: the edges and the SQLite wrapper (and every test target and
@@ -180,6 +194,17 @@ local_modules = {module_name(name): name for name in targets}
 findings = []
 undeclared = {}  # target -> modules it imports without declaring, for the summary
 
+
+def target_closure(name):
+    """The local targets `name` depends on, directly or through others."""
+    seen, stack = set(), [name]
+    while stack:
+        for dependency in declared_modules(targets[stack.pop()]).values():
+            if dependency in targets and dependency not in seen:
+                seen.add(dependency)
+                stack.append(dependency)
+    return seen
+
 for target in manifest["targets"]:
     name = target["name"]
     if target["type"] in ("system", "plugin", "macro") or module_name(name) in c_modules:
@@ -194,6 +219,9 @@ for target in manifest["targets"]:
             if dependency in LAYER_OF and LAYER_OF[dependency] > LAYER_OF[name]:
                 findings.append("Package.swift:%d: %s declares %s: a lower layer depends on a higher one"
                                 % (manifest_line(name), name, dependency))
+    for banned in sorted(NEVER_LINKED.get(name, set()) & target_closure(name)):
+        findings.append("Package.swift:%d: %s depends on %s: it must never be linked into %s"
+                        % (manifest_line(name), name, banned, name))
     for path in swift_files(target):
         for number, module in imports(path):
             where = "%s:%d: %s" % (path, number, name)
@@ -214,6 +242,9 @@ for target in manifest["targets"]:
             imported = local_modules.get(module)
             if imported is None or test_side:
                 continue
+            if imported in KEPT_APART.get(name, set()):
+                findings.append("%s imports %s, which it is kept apart from (the store, reports and configuration only)"
+                                % (where, module))
             if imported in TEST_SUPPORT or targets[imported]["type"] == "test":
                 findings.append("%s imports %s: product code imports test code" % (where, module))
             elif name in LAYER_OF and imported in LAYER_OF and LAYER_OF[imported] > LAYER_OF[name]:

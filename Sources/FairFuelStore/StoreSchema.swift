@@ -149,5 +149,6 @@ enum StoreSchema {
         stableIDs,  // trip, refuel and untracked ids never given again (StoreSchema+StableIDs.swift)
         runCaptures,  // the capture a replay read (StoreSchema+RunCaptures.swift)
         ukUnits,  // the vehicle's units may be `uk`: imperial gallons (StoreSchema+UKUnits.swift)
+        webUsers,  // who may log in to the family's web app (StoreSchema+WebUsers.swift)
     ]
 }

@@ -33,6 +33,7 @@ struct FairFuelCommand: ParsableCommand {
             FamilyCommand.self,
             HubCommand.self,
             USBServeCommand.self,
+            WebCommand.self,
         ])
 
     /// Files are never world-readable, whatever started the process (systemd sets the same umask);

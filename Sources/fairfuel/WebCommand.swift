@@ -1,0 +1,112 @@
+import ArgumentParser
+import FairFuelCore
+import FairFuelEdges
+import FairFuelReports
+import FairFuelStore
+import FairFuelWeb
+
+/// `fairfuel web`: the family's web app on the car's store, and who may log in to it.
+struct WebCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "web", abstract: "Serve the family's web app (phone-first pages and /api/v1) on the store, or manage its users.",
+        discussion: """
+            `fairfuel web --db STORE --listen HOST:PORT` serves in the foreground until SIGTERM or SIGINT (exit 0). \
+            Nobody can log in until `fairfuel web user add NAME --role family` has given them a password (read from standard input).
+            """,
+        subcommands: [Serve.self, User.self], defaultSubcommand: Serve.self)
+
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Serve the web app in the foreground (the default).")
+        @Option(help: "Where to listen, HOST:PORT ([::1]:8080 for IPv6; port 0: any free one, printed).")
+        var listen = "127.0.0.1:8080"
+        @Option(name: .customLong("upload-limit-kib"), help: "The largest request taken (a receipt photo), KiB.")
+        var uploadLimitKiB = 8 * 1024
+        @Flag(help: "Mark cookies Secure: the app is served behind TLS.")
+        var secureCookies = false
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var control: ControlOptions
+
+        func validate() throws {
+            do { _ = try WebConfiguration.listenAddress(listen) } catch { throw ValidationError("\(error)") }
+            guard (64...65_536).contains(uploadLimitKiB) else { throw ValidationError("--upload-limit-kib must be 64 to 65536") }
+        }
+
+        func run() throws {
+            try store.requireExisting()
+            let (host, port) = try WebConfiguration.listenAddress(listen)
+            let control = control
+            let configuration = WebConfiguration(
+                storePath: store.resolvedPath, host: host, port: port, secureCookies: secureCookies, uploadLimitBytes: uploadLimitKiB * 1024,
+                units: { DisplayUnits(vehicle: $0) }, nowUTCMs: { WallClock.utcMilliseconds() },
+                afterBookChange: { control.reloadIfRunning(quietly: true) }, uplink: try store.uplinkOfBoard()?.outbox)
+            let app: WebApp
+            do { app = try WebApp(configuration: configuration) } catch { throw UserFacingError("\(error)") }
+            try WebServer.runBlocking(app) { port in
+                let shown = host.contains(":") ? "[\(host)]" : host
+                print("fairfuel web: serving \(store.resolvedPath) on http://\(shown):\(port)/")
+                try? StandardStreams.flush()
+            }
+            print("fairfuel web: stopped")
+        }
+    }
+
+    struct User: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Who may log in: add (password on standard input), remove, list.", subcommands: [Add.self, Remove.self, List.self])
+
+        struct Add: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Add a user; the password is read from standard input (one line).")
+            @Argument(help: "The user's name (what they type to log in).") var name: String
+            @Option(help: "family (everything: settle, delete, drivers) or driver (sees the book, enters refuels, names their own trips).")
+            var role: String
+            @OptionGroup var store: StoreOptions
+
+            func run() throws {
+                guard let role = WebUser.Role(rawValue: role) else { throw ValidationError("--role must be family or driver") }
+                guard let password = readLine(strippingNewline: true) else { throw UserFacingError("give the password on standard input (one line)") }
+                let hash: String
+                do { hash = try WebPassword.hash(password) } catch { throw UserFacingError("\(error)") }
+                let db = try store.open()
+                do {
+                    let user = try db.addWebUser(name: name, role: role, passwordHash: hash, atUTCMs: WallClock.utcMilliseconds())
+                    print("web user \(user.name) added (\(user.role.rawValue))")
+                } catch {
+                    throw UserFacingError("\(error)")
+                }
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove a user (their open sessions end when the app restarts).")
+            @Argument(help: "The user's name.") var name: String
+            @OptionGroup var store: StoreOptions
+
+            func run() throws {
+                let db = try store.open()
+                do { print("web user \(try db.removeWebUser(named: name).name) removed") } catch { throw UserFacingError("\(error)") }
+            }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List the users and their roles.")
+            @Flag(help: "Print a JSON array.") var json = false
+            @OptionGroup var store: StoreOptions
+
+            func run() throws {
+                let users = try store.openReadOnly().webUsers()
+                if json {
+                    print(JSONLine.array(users.map { user in
+                        var j = JSONLine()
+                        j.add("name", user.name)
+                        j.add("role", user.role.rawValue)
+                        j.add("created_utc", TripText.utc(user.createdUTCMs))
+                        return j.string
+                    }))
+                    return
+                }
+                if users.isEmpty { print("no web users: add one with `fairfuel web user add NAME --role family`") }
+                for user in users { print("\(user.name)  \(user.role.rawValue)") }
+            }
+        }
+    }
+}
