@@ -9,4 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-exec swift test --scratch-path .build-tests -Xswiftc -O "$@"
+swift test --scratch-path .build-tests -Xswiftc -O "$@"
+# The whole suite also drives the web app in a real browser and against its OpenAPI document,
+# with the fairfuel just built (scripts/test-web.sh; a filtered run leaves it out).
+if [ $# -eq 0 ]; then
+  FAIRFUEL="$PWD/.build-tests/debug/fairfuel" ./scripts/test-web.sh
+fi

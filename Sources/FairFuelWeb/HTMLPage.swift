@@ -13,14 +13,14 @@ enum HTMLPage {
         header strong{margin-right:1rem}main{padding:.75rem;max-width:60rem;margin:auto}
         h1{font-size:1.3rem;margin:.5rem 0}h2{font-size:1.1rem;margin:1rem 0 .4rem}
         .card{background:#fff;border:1px solid #dde1e6;border-radius:.5rem;padding:.75rem;margin:.6rem 0;overflow-x:auto}
-        table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .4rem;border-bottom:1px solid #eceff3;white-space:nowrap}
-        td.n,th.n{text-align:right}label{display:block;margin:.5rem 0 .2rem;font-weight:600}
+        table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .35rem;border-bottom:1px solid #eceff3;vertical-align:top}
+        td.n,th.n{text-align:right;white-space:nowrap}label{display:block;margin:.5rem 0 .2rem;font-weight:600}
         input,select,textarea{font:inherit;width:100%;padding:.55rem;border:1px solid #b8c0c8;border-radius:.35rem;background:#fff}
         input[type=checkbox]{width:auto;transform:scale(1.3);margin-right:.5rem}
         button{font:inherit;padding:.6rem 1rem;border:0;border-radius:.35rem;background:#124e78;color:#fff;margin:.4rem .3rem .4rem 0;min-height:44px}
         button.danger{background:#a4262c}form.inline{display:inline}.msg{padding:.6rem;border-radius:.35rem;margin:.5rem 0}
         .err{background:#fde7e9;border:1px solid #a4262c}.ok{background:#e6f4ea;border:1px solid #2e7d32}.warn{background:#fff4ce;border:1px solid #8a6d00}
-        pre{white-space:pre-wrap;font-size:.85rem;background:#f0f2f4;padding:.5rem;border-radius:.35rem}
+        pre{white-space:pre;overflow-x:auto;font-size:.8rem;background:#f0f2f4;padding:.5rem;border-radius:.35rem}
         svg{width:100%;height:auto;background:#fff;border:1px solid #dde1e6;border-radius:.35rem}.muted{color:#5b6670}
         """
 
@@ -75,7 +75,9 @@ enum HTMLPage {
         func cells(_ row: [String], tag: String) -> String {
             row.enumerated().map { "<\(tag)\(numeric.contains($0.offset) ? " class=\"n\"" : "")>\($0.element)</\(tag)>" }.joined()
         }
-        var text = "<table><thead><tr>\(cells(header.map(h), tag: "th"))</tr></thead><tbody>"
+        // A table of label and value has no header row.
+        let head = header.allSatisfy(\.isEmpty) ? "" : "<thead><tr>\(cells(header.map(h), tag: "th"))</tr></thead>"
+        var text = "<table>\(head)<tbody>"
         for (index, row) in rows.enumerated() {
             let attributes = index < rowAttributes.count ? " " + rowAttributes[index] : ""
             text += "<tr\(attributes)>\(cells(row, tag: "td"))</tr>"

@@ -70,11 +70,14 @@ enum PageViews {
                 numeric: [1, 2])) + "</section>"
     }
 
-    static func tripTable<S: Sequence<TripRow>>(_ trips: S, units u: DisplayUnits) -> String {
+    /// `timeOnly`: under a day's heading, the start's time without its date.
+    static func tripTable<S: Sequence<TripRow>>(_ trips: S, units u: DisplayUnits, timeOnly: Bool = false) -> String {
         H.table(
             ["Trip", "Start", "Driver", u.distanceUnit, u.volumeUnit],
             trips.map { t in
-                ["<a href=\"/trips/\(H.h(t.reference))\">\(H.h(t.reference))</a>", H.h(t.startUTCMs.map(u.minuteText(utcMs:)) ?? "?"),
+                let start = t.startUTCMs.map(u.minuteText(utcMs:)) ?? "?"
+                return ["<a href=\"/trips/\(H.h(t.reference))\">\(H.h(t.reference))</a>",
+                 H.h(timeOnly ? String(start.split(separator: " ").last ?? "") : start),
                  H.h(t.untracked ? "(untracked)" : t.driverName), H.h(DisplayUnits.fixed(u.distance(meters: t.distanceMeters), 1)),
                  H.h(DisplayUnits.fixed(u.volume(liters: t.fuelLiters), 2))]
             }, numeric: [3, 4])
@@ -96,7 +99,7 @@ enum PageViews {
             if days.last?.0 == day { days[days.count - 1].1.append(trip) } else { days.append((day, [trip])) }
         }
         for (day, rows) in days {
-            body += "<section class=\"card\"><h2>\(H.h(day))</h2>" + tripTable(rows, units: u) + "</section>"
+            body += "<section class=\"card\"><h2>\(H.h(day))</h2>" + tripTable(rows, units: u, timeOnly: true) + "</section>"
         }
         return body
     }
