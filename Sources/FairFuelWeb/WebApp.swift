@@ -12,6 +12,7 @@ public struct WebApp: Sendable {
     let book: WebBook
     let throttle: LoginThrottle
     let sessions: MemoryPersistDriver<ContinuousClock>
+    let activity = WebActivity()
 
     static let sessionCookie = "fairfuel_session"
     static let loginCookie = "fairfuel_login"
@@ -30,6 +31,7 @@ public struct WebApp: Sendable {
     /// The router with every page and API route, behind the session middleware.
     public func router() -> Router<WebContext> {
         let router = Router(context: WebContext.self)
+        router.add(middleware: ActivityMiddleware(activity: activity))
         router.add(middleware: SessionMiddleware(
             storage: sessions,
             configuration: SessionMiddlewareConfiguration(
@@ -42,15 +44,20 @@ public struct WebApp: Sendable {
     }
 
     /// The application on the configured address; `onRunning` gets the bound port (the one chosen for port 0).
+    /// What the app logs: warnings and worse (a request's details, and so its secrets, never).
+    var logger: Logging.Logger {
+        var logger = Logging.Logger(label: "fairfuel-web")
+        logger.logLevel = .warning
+        return logger
+    }
+
     public func application(logger: Logging.Logger? = nil, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        var quiet = Logging.Logger(label: "fairfuel-web")
-        quiet.logLevel = .warning
-        return Application(
+        Application(
             router: router(),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "FairFuel"),
             services: [sessions],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
-            logger: logger ?? quiet)
+            logger: logger ?? self.logger)
     }
 
     // MARK: What pages and API share

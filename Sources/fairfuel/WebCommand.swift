@@ -1,4 +1,5 @@
 import ArgumentParser
+import FairFuelConfiguration
 import FairFuelCore
 import FairFuelEdges
 import FairFuelReports
@@ -17,31 +18,37 @@ struct WebCommand: ParsableCommand {
 
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Serve the web app in the foreground (the default).")
-        @Option(help: "Where to listen, HOST:PORT ([::1]:8080 for IPv6; port 0: any free one, printed).")
-        var listen = "127.0.0.1:8080"
-        @Option(name: .customLong("upload-limit-kib"), help: "The largest request taken (a receipt photo), KiB.")
-        var uploadLimitKiB = 8 * 1024
+        @Option(help: "Where to listen, HOST:PORT ([::1]:8080 for IPv6; port 0: any free one, printed); default: the board profile's [web], else 127.0.0.1:8080.")
+        var listen: String?
+        @Option(name: .customLong("upload-limit-kib"), help: "The largest request taken (a receipt photo), KiB; default: [web] upload_limit_kib, else 8192.")
+        var uploadLimitKiB: Int?
+        @Option(name: .customLong("idle-exit-s"), help: "Exit after this many seconds without a request (0: never); default: [web] idle_exit_s, else 0.")
+        var idleExitSeconds: Int?
         @Flag(help: "Mark cookies Secure: the app is served behind TLS.")
         var secureCookies = false
         @OptionGroup var store: StoreOptions
         @OptionGroup var control: ControlOptions
 
         func validate() throws {
-            do { _ = try WebConfiguration.listenAddress(listen) } catch { throw ValidationError("\(error)") }
-            guard (64...65_536).contains(uploadLimitKiB) else { throw ValidationError("--upload-limit-kib must be 64 to 65536") }
+            if let listen { do { _ = try WebConfiguration.listenAddress(listen) } catch { throw ValidationError("\(error)") } }
+            if let uploadLimitKiB, !(64...65_536).contains(uploadLimitKiB) { throw ValidationError("--upload-limit-kib must be 64 to 65536") }
+            if let idleExitSeconds, !(0...86_400).contains(idleExitSeconds) { throw ValidationError("--idle-exit-s must be 0 to 86400") }
         }
 
         func run() throws {
             try store.requireExisting()
-            let (host, port) = try WebConfiguration.listenAddress(listen)
+            // The options win over the board profile's [web], which wins over the built-in defaults.
+            let web = try store.board(for: "its [web]").web ?? BoardProfile.Web()
+            let (host, port) = try listen.map { text throws in try WebConfiguration.listenAddress(text) } ?? (web.host, web.port)
             let control = control
             let configuration = WebConfiguration(
-                storePath: store.resolvedPath, host: host, port: port, secureCookies: secureCookies, uploadLimitBytes: uploadLimitKiB * 1024,
+                storePath: store.resolvedPath, host: host, port: port, secureCookies: secureCookies,
+                uploadLimitBytes: (uploadLimitKiB ?? web.uploadLimitKiB) * 1024,
                 units: { DisplayUnits(vehicle: $0) }, nowUTCMs: { WallClock.utcMilliseconds() },
                 afterBookChange: { control.reloadIfRunning(quietly: true) }, uplink: try store.uplinkOfBoard()?.outbox)
             let app: WebApp
             do { app = try WebApp(configuration: configuration) } catch { throw UserFacingError("\(error)") }
-            try WebServer.runBlocking(app) { port in
+            try WebServer.runBlocking(app, idleExitSeconds: idleExitSeconds ?? web.idleExitSeconds) { port in
                 let shown = host.contains(":") ? "[\(host)]" : host
                 print("fairfuel web: serving \(store.resolvedPath) on http://\(shown):\(port)/")
                 try? StandardStreams.flush()

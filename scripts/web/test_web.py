@@ -283,3 +283,26 @@ def test_the_api_conforms_to_its_document(store):
     finally:
         server.stop()
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def test_the_board_profiles_web_table_and_the_idle_exit(store):
+    """[web] gives the address and the idle exit: after idle_exit_s without a request it exits 0."""
+    directory = tempfile.mkdtemp(prefix="fairfuel-web-idle-")
+    port = free_port()
+    with open(directory + "/board.toml", "w") as board:
+        board.write(f'[web]\nhost = "127.0.0.1"\nport = {port}\nidle_exit_s = 2\n')
+    process = subprocess.Popen([FAIRFUEL, "web", "--db", store], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                               env={**os.environ, "FAIRFUEL_BOARD": directory + "/board.toml", "FAIRFUEL_CONTROL": directory + "/none"})
+    try:
+        assert f"127.0.0.1:{port}" in process.stdout.readline()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/login")
+        assert connection.getresponse().status == 200
+        connection.close()
+        started = time.monotonic()
+        assert process.wait(timeout=20) == 0, process.stderr.read()
+        assert 1.5 <= time.monotonic() - started <= 10
+    finally:
+        if process.poll() is None:
+            process.kill()
+        shutil.rmtree(directory, ignore_errors=True)
