@@ -118,14 +118,7 @@ extension WebApp {
             let body = try await decode(AssignBody.self, request, context: context)
             let (change, trips) = try await assign(reference, to: body.driver, force: body.confirm ?? false, session: session)
             var j = JSONLine()
-            j.addRaw("trips", json: JSONLine.array(trips.map { trip in
-                var t = JSONLine()
-                t.add("trip", trip.trip.description)
-                t.add("session", trip.session)
-                t.add("driver", trip.driverName)
-                t.add("previous_driver", trip.previousDriverName)
-                return t.string
-            }))
+            j.addRaw("trips", json: TripCorrectionText.json(trips))
             j.addRaw("bills", json: BookChangeText.json(change))
             return Self.json(j.string)
         })
