@@ -92,3 +92,11 @@ extension TripStore {
         }
     }
 }
+
+extension TripStore {
+    /// SQLite's `data_version`: it changes when another connection (the service, the CLI) commits to
+    /// the file, not at this connection's own commits. What a reader's cache is keyed on.
+    public func dataVersion() throws(StoreError) -> Int64 {
+        try wrap { () throws(SQLiteError) in try connection.pragmaInt("data_version") }
+    }
+}

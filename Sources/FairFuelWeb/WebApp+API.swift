@@ -191,8 +191,7 @@ extension WebApp {
 
     /// The home page's figures: this month per driver, the bills' totals per driver, the open bill, untracked trips.
     func homeJSON() async throws(WebError) -> String {
-        let book = try await self.book.book()
-        let trips = try await self.book.trips()
+        let (book, trips) = try await self.book.snapshot()
         let month = book.latestMonth
         var j = JSONLine()
         j.add("vehicle", book.vehicle.name)

@@ -48,8 +48,7 @@ extension WebApp {
             return HTMLPage.redirect("/login")
         })
         router.get("/", use: page { _, _, session throws(WebError) in
-            let book = try await self.book.book()
-            let trips = try await self.book.trips()
+            let (book, trips) = try await self.book.snapshot()
             return HTMLPage.response(HTMLPage.page(book.vehicle.name, session: session, body: PageViews.home(book: book, trips: trips)))
         })
         router.get("/trips", use: page { request, _, session throws(WebError) in

@@ -9,6 +9,9 @@ import FairFuelStore
 actor WebBook {
     let db: TripStore
     let configuration: WebConfiguration
+    /// The book and the trips as last read, with the store's data version then: pages read them again
+    /// only after a commit (another process's changes the version; this one's own writes drop it).
+    private var cached: (version: Int64, book: StoreBook, trips: [TripRow])?
 
     /// Opens the store at `configuration.storePath` for writing (the caller checks that it exists: this would make one).
     init(configuration: WebConfiguration) throws(WebError) {
@@ -31,9 +34,26 @@ actor WebBook {
         return configuration.units(vehicle)
     }
 
-    func book() throws(WebError) -> StoreBook {
+    func book() throws(WebError) -> StoreBook { try snapshot().book }
+
+    /// The book and every trip, from the cache while nothing was committed since.
+    func snapshot() throws(WebError) -> (book: StoreBook, trips: [TripRow]) {
+        let version = try read { db throws(StoreError) in try db.dataVersion() }
+        if let cached, cached.version == version { return (cached.book, cached.trips) }
         let units = try units()
-        return try read { db throws(StoreError) in try StoreBook(db, units: units) }
+        let book = try read { db throws(StoreError) in try StoreBook(db, units: units) }
+        let trips = try read { db throws(StoreError) in
+            let names = Dictionary(try db.drivers(includingRemoved: true).map { ($0.id, $0.name) }) { first, _ in first }
+            return TripRow.merged(sessions: try db.sessions(), untracked: try db.untrackedDriving()) { names[$0] }
+        }
+        cached = (version, book, trips)
+        return (book, trips)
+    }
+
+    /// After this connection's own write (which leaves the data version as it was).
+    private func changed() {
+        cached = nil
+        configuration.afterBookChange()
     }
 
     // MARK: Users
@@ -45,12 +65,7 @@ actor WebBook {
     // MARK: Trips
 
     /// Every trip and untracked driving, oldest first, as `fairfuel trips` lists them.
-    func trips() throws(WebError) -> [TripRow] {
-        try read { db throws(StoreError) in
-            let names = Dictionary(try db.drivers(includingRemoved: true).map { ($0.id, $0.name) }) { first, _ in first }
-            return TripRow.merged(sessions: try db.sessions(), untracked: try db.untrackedDriving()) { names[$0] }
-        }
-    }
+    func trips() throws(WebError) -> [TripRow] { try snapshot().trips }
 
     /// One trip and its stored positions (untracked driving has none).
     func trip(_ reference: TripReference) throws(WebError) -> (row: TripRow, points: [TrackPoint]) {
@@ -69,7 +84,7 @@ actor WebBook {
             let driver = try db.requireDriver(named: driverName)
             return try db.assignTrips([reference], to: driver.id, force: force)
         }
-        configuration.afterBookChange()
+        changed()
         return result
     }
 
@@ -79,7 +94,7 @@ actor WebBook {
             guard try db.tripReferences().contains(reference) else { throw .notFound("no trip \(reference)") }
             return try db.deleteTrip(reference, force: force)
         }
-        configuration.afterBookChange()
+        changed()
         return result
     }
 
@@ -105,9 +120,10 @@ actor WebBook {
             }
         }
         let result = try read { db throws(StoreError) in try db.addRefuelShowingChange(input, force: confirmed) }
-        configuration.afterBookChange()
+        changed()
         if let receipt {
             try read { db throws(StoreError) in try db.attachReceipt(refuel: result.id, mediaType: receipt.mediaType, image: receipt.bytes) }
+            cached = nil
         }
         return result
     }
@@ -123,13 +139,15 @@ actor WebBook {
     func settle(_ id: Int64) throws(WebError) -> Bool {
         try requireRefuel(id)
         let now = configuration.nowUTCMs()
-        return try read { db throws(StoreError) in try db.settleRefuels([id], atUTCMs: now) }.contains(id)
+        let settled = try read { db throws(StoreError) in try db.settleRefuels([id], atUTCMs: now) }.contains(id)
+        cached = nil
+        return settled
     }
 
     func unsettle(_ id: Int64) throws(WebError) -> (change: BookChange, unsettled: Bool) {
         try requireRefuel(id)
         let result = try read { db throws(StoreError) in try db.unsettleRefuels([id]) }
-        configuration.afterBookChange()
+        changed()
         return (result.change, result.unsettled.contains(id))
     }
 
@@ -150,11 +168,13 @@ actor WebBook {
 
     func renameDriver(id: Int64, to name: String) throws(WebError) -> DriverRecord {
         let driver = try driver(id: id)
+        defer { cached = nil }
         return try read { db throws(StoreError) in try db.renameDriver(named: driver.name, to: name) }
     }
 
     func removeDriver(id: Int64) throws(WebError) -> DriverRecord {
         let driver = try driver(id: id)
+        defer { cached = nil }
         return try read { db throws(StoreError) in try db.removeDriver(named: driver.name) }
     }
 }

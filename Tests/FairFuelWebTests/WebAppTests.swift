@@ -139,6 +139,23 @@ import TestSupport
         }
     }
 
+    /// The pages keep the book between requests: a refuel the CLI enters (another process) shows at the next one.
+    @Test func whatAnotherProcessCommitsShowsAtTheNextRequest() async throws {
+        let db = try WebRig.store()
+        try await WebRig.serve(db) { web in
+            _ = try await web.logIn("mum", WebRig.familyPassword)
+            func billed() async throws -> Int {
+                let totals = try await web.send(.get, "/api/v1/home").object["totals"] as? [[String: Any]] ?? []
+                return totals.reduce(0) { $0 + ($1["cost_cents"] as? Int ?? 0) }
+            }
+            let before = try await billed()
+            #expect(try await billed() == before)
+            let added = try WebRig.cli(["refuel", "--at", "2026-11-22T09:00:00Z", "--liters", "3", "--cost", "5.43", "--db", db])
+            #expect(added.exitCode == 0, "\(added.standardError)")
+            #expect(try await billed() == before + 543)
+        }
+    }
+
     @Test func anOversizedUploadIs413AndChangesNothing() async throws {
         let db = try WebRig.store()
         let before = (try WebRig.cliJSON(["refuel", "list", "--json"], db: db) as! [[String: Any]]).count
