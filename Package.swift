@@ -212,7 +212,7 @@ let package = Package(
             dependencies: [
                 "fairfuel", "FairFuelCore", "FairFuelDomain", "FairFuelStore", "FairFuelReports", "FairFuelWeb", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         // `fairfuel run`, `fairfueld` and `fairfuel sim` as separate processes on real pseudo-terminals.
         .testTarget(

@@ -43,7 +43,7 @@ import TestSupport
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && !cookie.contains("Secure"))
             #expect(try await web.send(.get, "/api/v1/session").object["user"] as? String == "mum")
 
-            let other = WebClient(client: web.client)
+            let other = WebClient(port: web.port)
             for attempt in 1...10 {
                 #expect(try await other.logIn("mum", "wrong \(attempt)").status == .unauthorized)
             }

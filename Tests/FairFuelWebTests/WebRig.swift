@@ -1,9 +1,9 @@
 import FairFuelReports
 import FairFuelStore
-import FairFuelWeb
+@testable import FairFuelWeb
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import ServiceLifecycle
 import Testing
 import TestSupport
 import Synchronization
@@ -61,21 +61,36 @@ enum WebRig {
             nowUTCMs: { 1_796_000_000_000 + clock.add(1, ordering: .relaxed).newValue * 120_000 })
     }
 
-    /// The app on a free loopback port for the length of `body`.
+    /// The app on a free loopback port for the length of `body`, then shut down as at SIGTERM.
     static func serve<T: Sendable>(_ db: String, _ body: @Sendable (WebClient) async throws -> T) async throws -> T {
         let app = try WebApp(configuration: configuration(db))
-        return try await app.application().test(.live) { client in try await body(WebClient(client: client)) }
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let server = ServiceGroup(configuration: .init(
+            services: [app.application(onRunning: { portSink.yield($0) })], gracefulShutdownSignals: [], logger: app.logger))
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await server.run()
+                return nil
+            }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw LoopbackHTTP.Failure(description: "the app never listened") }
+            defer { Task { await server.triggerGracefulShutdown() } }
+            let result = try await body(WebClient(port: port))
+            await server.triggerGracefulShutdown()
+            for try await _ in group {}
+            return result
+        }
     }
 }
 
 /// A browser's part: the cookies it was given, sent back; JSON in and out.
 final class WebClient: @unchecked Sendable {
-    let client: any TestClientProtocol
+    let port: Int
     private let lock = NSLock()
     private var cookies: [String: String] = [:]
     var csrfToken = ""
 
-    init(client: any TestClientProtocol) { self.client = client }
+    init(port: Int) { self.port = port }
 
     struct Reply {
         var status: HTTPResponse.Status
@@ -91,25 +106,28 @@ final class WebClient: @unchecked Sendable {
         var headers = extra
         let jar = lock.withLock { cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
         if !jar.isEmpty { headers[.cookie] = jar }
-        var payload: ByteBuffer?
+        var payload: [UInt8]?
         if let json {
             headers[.contentType] = "application/json"
-            payload = ByteBuffer(string: json)
+            payload = Array(json.utf8)
         } else if let form {
             headers[.contentType] = "application/x-www-form-urlencoded"
-            payload = ByteBuffer(string: form)
+            payload = Array(form.utf8)
         } else if let body {
             headers[.contentType] = contentType
-            payload = ByteBuffer(bytes: body)
+            payload = body
         }
         if csrf, method == .post, !csrfToken.isEmpty { headers[.init("X-CSRF-Token")!] = csrfToken }
-        let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: payload)
+        let (port, sent) = (self.port, headers)
+        let response = try await Task.detached {
+            try LoopbackHTTP.exchange(port: port, method: method, path: uri, headers: sent, body: payload)
+        }.value
         for value in response.headers[values: .setCookie] {
             let pair = value.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
             guard pair.count == 2 else { continue }
             lock.withLock { cookies[String(pair[0])] = String(pair[1]) }
         }
-        return Reply(status: response.status, headers: response.headers, text: String(buffer: response.body))
+        return Reply(status: response.status, headers: response.headers, text: String(decoding: response.body, as: UTF8.self))
     }
 
     /// Logs in through the API and keeps the session's CSRF token.
