@@ -100,3 +100,10 @@ extension TripStore {
         try wrap { () throws(SQLiteError) in try connection.pragmaInt("data_version") }
     }
 }
+
+extension TripStore {
+    /// The refuels that have a receipt photo.
+    public func refuelsWithReceipts() throws(StoreError) -> Set<Int64> {
+        try wrap { () throws(SQLiteError) in Set(try connection.query("SELECT refuel_id FROM refuel_receipts") { $0.int64(0) }) }
+    }
+}

@@ -21,7 +21,8 @@ extension PageViews {
     }
 
     /// Every bill's split, newest first, with settle and unsettle for the family.
-    static func bills(_ splits: [RefuelSplit], units u: DisplayUnits, session: WebSession) -> String {
+    /// `receipts`: the refuels with a receipt photo (linked).
+    static func bills(_ splits: [RefuelSplit], units u: DisplayUnits, session: WebSession, receipts: Set<Int64> = []) -> String {
         var body = "<p><a href=\"/bills.csv\">Download CSV</a> · <a href=\"/report.html\">HTML report</a></p>"
         let totals = SplitTotals.byMonth(BillShare.all(splits), in: u.timeZone)
         if !totals.isEmpty {
@@ -38,7 +39,8 @@ extension PageViews {
             let settled = split.refuel.settledUTCMs.map { "settled \(u.dateText(utcMs: $0))" } ?? "open"
             body += "<section class=\"card\" id=\"bill-\(split.id)\"><h2>Bill \(split.id): \(H.h(u.minuteText(utcMs: split.refuel.atUTCMs)))</h2>"
             body += "<p>\(H.h(u.volumeText(liters: split.refuel.liters))) for \(H.h(own.moneyWithCurrency(split.refuel.cost))), "
-                + "\(split.refuel.fullTank ? "full" : "partial"), <strong>\(H.h(settled))</strong></p>"
+                + "\(split.refuel.fullTank ? "full" : "partial"), <strong>\(H.h(settled))</strong>"
+                + (receipts.contains(split.id) ? " · <a href=\"/refuels/\(split.id)/receipt\">receipt</a>" : "") + "</p>"
             body += H.table(
                 ["Driver", u.volumeUnit, "Share"],
                 split.shares.map { [H.h(SplitText.name($0.driverName, beforeTracking: $0.beforeTracking)),

@@ -122,10 +122,19 @@ extension WebApp {
                 return HTMLPage.response(HTMLPage.page("Refuel", session: session, body: body), status: error.status)
             }
         })
+        router.get("/refuels/{id}/receipt", use: page { _, context, _ throws(WebError) in
+            let id = try refuelID(context)
+            guard let receipt = try await book.receipt(refuel: id) else { throw .notFound("refuel \(id) has no receipt") }
+            return Response(
+                status: .ok, headers: [.contentType: receipt.mediaType, .cacheControl: "private, no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: receipt.image)))
+        })
         router.get("/bills", use: page { _, _, session throws(WebError) in
             let units = try await book.units()
             let splits = try await book.splits()
-            return HTMLPage.response(HTMLPage.page("Bills", session: session, body: PageViews.bills(splits, units: units, session: session)))
+            let receipts = try await book.refuelsWithReceipts()
+            let body = PageViews.bills(splits, units: units, session: session, receipts: receipts)
+            return HTMLPage.response(HTMLPage.page("Bills", session: session, body: body))
         })
         router.post("/bills/{id}/settle", use: page { request, context, session throws(WebError) in
             _ = try await form(request, session: session)

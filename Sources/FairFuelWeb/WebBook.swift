@@ -128,6 +128,10 @@ actor WebBook {
         return result
     }
 
+    func refuelsWithReceipts() throws(WebError) -> Set<Int64> {
+        try read { db throws(StoreError) in try db.refuelsWithReceipts() }
+    }
+
     func receipt(refuel id: Int64) throws(WebError) -> (mediaType: String, image: [UInt8])? {
         try read { db throws(StoreError) in try db.receipt(refuel: id) }
     }

@@ -1,4 +1,4 @@
-import FairFuelWeb
+@testable import FairFuelWeb
 import Foundation
 import Hummingbird
 import Testing
@@ -153,6 +153,38 @@ import TestSupport
             let added = try WebRig.cli(["refuel", "--at", "2026-11-22T09:00:00Z", "--liters", "3", "--cost", "5.43", "--db", db])
             #expect(added.exitCode == 0, "\(added.standardError)")
             #expect(try await billed() == before + 543)
+        }
+    }
+
+    /// The refuel form as a phone sends it: multipart, with a receipt photo whose EXIF is gone once stored.
+    @Test func aRefuelWithItsReceiptThroughTheForm() async throws {
+        let db = try WebRig.store()
+        try await WebRig.serve(db) { web in
+            _ = try await web.logIn("mum", WebRig.familyPassword)
+            func form(_ receipt: [UInt8], station: String) -> [UInt8] {
+                var body: [UInt8] = []
+                for (name, value) in [("csrf", web.csrfToken), ("liters", "20"), ("cost", "36.20"), ("full", "1"), ("station", station)] {
+                    body += Array("--b\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+                }
+                body += Array("--b\r\nContent-Disposition: form-data; name=\"receipt\"; filename=\"r.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+                return body + receipt + Array("\r\n--b--\r\n".utf8)
+            }
+            let refused = try await web.send(
+                .post, "/refuels", contentType: "multipart/form-data; boundary=b", body: form(Array("GIF89a".utf8), station: "Gif"), csrf: false)
+            #expect(refused.status == .unprocessableContent && refused.text.contains("JPEG or PNG"))
+            #expect(!(try WebRig.cliJSON(["refuel", "list", "--json"], db: db) as! [[String: Any]]).contains { $0["station"] as? String == "Gif" })
+
+            let saved = try await web.send(
+                .post, "/refuels", contentType: "multipart/form-data; boundary=b", body: form(WebPartsTests.jpeg, station: "Photo"), csrf: false)
+            #expect(saved.status == .ok && saved.text.contains("receipt kept"), "\(saved.text.prefix(400))")
+            let log = try WebRig.cliJSON(["refuel", "list", "--json"], db: db) as! [[String: Any]]
+            let id = try #require(log.first { $0["station"] as? String == "Photo" }?["id"] as? Int)
+            #expect(try await web.send(.get, "/bills").text.contains("/refuels/\(id)/receipt"))
+            let photo = try await web.send(.get, "/refuels/\(id)/receipt")
+            #expect(photo.status == .ok && photo.headers[.contentType] == "image/jpeg")
+            #expect(photo.bytes == (try ReceiptImage(WebPartsTests.jpeg)).bytes)
+            #expect(WebForm.find(Array("Exif".utf8), in: photo.bytes, from: 0) == nil)
+            #expect(try await web.send(.get, "/refuels/1/receipt").status == .notFound)
         }
     }
 

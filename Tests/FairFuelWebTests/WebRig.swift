@@ -95,7 +95,8 @@ final class WebClient: @unchecked Sendable {
     struct Reply {
         var status: HTTPResponse.Status
         var headers: HTTPFields
-        var text: String
+        var bytes: [UInt8]
+        var text: String { String(decoding: bytes, as: UTF8.self) }
         var json: Any? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) }
         var object: [String: Any] { json as? [String: Any] ?? [:] }
     }
@@ -127,7 +128,7 @@ final class WebClient: @unchecked Sendable {
             guard pair.count == 2 else { continue }
             lock.withLock { cookies[String(pair[0])] = String(pair[1]) }
         }
-        return Reply(status: response.status, headers: response.headers, text: String(decoding: response.body, as: UTF8.self))
+        return Reply(status: response.status, headers: response.headers, bytes: response.body)
     }
 
     /// Logs in through the API and keeps the session's CSRF token.
