@@ -31,11 +31,18 @@ let package = Package(
         .library(name: "FairFuelPull", targets: ["FairFuelPull"]),
         .library(name: "FairFuelSimulation", targets: ["FairFuelSimulation"]),
         .library(name: "FairFuelService", targets: ["FairFuelService"]),
+        .library(name: "FairFuelWeb", targets: ["FairFuelWeb"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // Elementary functions (sin, cos, exp, log, pow) without the C library in the lower layers.
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.1.1"),
+        // The family's web app (`fairfuel web`): HTTP server, bcrypt and sessions. Never in fairfueld.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // C libraries from Debian (headers in /usr/include, libraries in the linker's default path).
@@ -104,12 +111,26 @@ let package = Package(
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain",
                 "FairFuelStore", "FairFuelConfiguration", "FairFuelEdges", "FairFuelServiceCore",
             ]),
+        // The family's web app: pages and /api/v1 over the same store operations the CLI calls.
+        .target(
+            name: "FairFuelWeb",
+            dependencies: [
+                "FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelConfiguration", "FairFuelReports",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "RealModule", package: "swift-numerics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .executableTarget(
             name: "fairfuel",
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelSQLite",
                 "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelPull",
-                "FairFuelService",
+                "FairFuelService", "FairFuelWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The daemon systemd runs (/usr/sbin/fairfueld): the service alone, no argument parser.
@@ -189,6 +210,13 @@ let package = Package(
         .testTarget(
             name: "CLITests", dependencies: ["fairfuel", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelPull", "FairFuelStore", "TestSupport"],
             exclude: ["Fixtures"]),
+        .testTarget(
+            name: "FairFuelWebTests",
+            dependencies: [
+                "fairfuel", "FairFuelCore", "FairFuelDomain", "FairFuelStore", "FairFuelReports", "FairFuelWeb", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         // `fairfuel run`, `fairfueld` and `fairfuel sim` as separate processes on real pseudo-terminals.
         .testTarget(
             name: "FairFuelIntegrationTests",

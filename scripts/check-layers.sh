@@ -92,6 +92,7 @@ CORE, LINK, PARSERS, DOMAIN = "FairFuelCore", "FairFuelLink", "FairFuelParsers",
 SQLITE, STORE, CONFIGURATION = "FairFuelSQLite", "FairFuelStore", "FairFuelConfiguration"
 SERVICE_CORE, EDGES, SERVICE = "FairFuelServiceCore", "FairFuelEdges", "FairFuelService"
 REPORTS, PULL, SIMULATION = "FairFuelReports", "FairFuelPull", "FairFuelSimulation"
+WEB = "FairFuelWeb"
 MATH = "RealModule"  # swift-numerics: math without the C library
 MAY_USE = {
     CORE: [],
@@ -108,7 +109,10 @@ MAY_USE = {
     REPORTS: [CORE, PARSERS, DOMAIN, STORE],
     PULL: [CORE, LINK, PARSERS, DOMAIN, STORE, EDGES, REPORTS],
     SIMULATION: [CORE, LINK, PARSERS, DOMAIN, MATH],  # sans-I/O, so that unit test targets link no C edges
-    "fairfuel": [CORE, LINK, PARSERS, DOMAIN, STORE, CONFIGURATION, EDGES, SERVICE, REPORTS, PULL, SIMULATION,
+    # The family's web app reaches the car's data through the store, reports and configuration only.
+    WEB: [CORE, PARSERS, DOMAIN, STORE, CONFIGURATION, REPORTS, MATH, "Hummingbird", "HummingbirdAuth",
+          "HummingbirdBcrypt", "NIOCore", "NIOPosix", "Logging", "ServiceLifecycle"],
+    "fairfuel": [CORE, LINK, PARSERS, DOMAIN, STORE, CONFIGURATION, EDGES, SERVICE, REPORTS, PULL, SIMULATION, WEB,
                  "ArgumentParser"],
 }
 
@@ -116,7 +120,7 @@ MAY_USE = {
 # allows: parsers, domain and the service core are driven with plain values (no store, no edges), and
 # the daemon links nothing of what is around it.
 SANS_IO_NEVER = [SQLITE, STORE, EDGES]
-DAEMON_NEVER = [REPORTS, PULL, SIMULATION]
+DAEMON_NEVER = [REPORTS, PULL, SIMULATION, WEB]
 NEVER_REACHES = {
     PARSERS: SANS_IO_NEVER,
     DOMAIN: SANS_IO_NEVER,

@@ -24,6 +24,8 @@ packages=(
   openssl             # the TLS test makes its CA, server and client certificates
   python3             # scripts/check-layers.sh reads the manifest's JSON (CI runs it before the tests)
   tzdata              # /usr/share/zoneinfo: the time zone tests, and `vehicle set --time-zone` on the dongle
+  chromium-driver     # the web app's browser test drives headless chromium through it (scripts/test-web.sh)
+  wrk                 # the web app's load benchmark (scripts/bench-web.sh)
 )
 
 missing=()

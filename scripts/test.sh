@@ -35,7 +35,13 @@ case "${1:-}" in
   --tiers) tier=list ;;
 esac
 if [ -z "$tier" ]; then
-  exec swift test "${build_flags[@]}" "$@"
+  swift test "${build_flags[@]}" "$@"
+  # The whole suite also drives the web app in a real browser and against its OpenAPI document,
+  # with the fairfuel just built (scripts/test-web.sh; a filtered run leaves it out).
+  if [ $# -eq 0 ]; then
+    FAIRFUEL="$PWD/.build-tests/debug/fairfuel" exec ./scripts/test-web.sh
+  fi
+  exit 0
 fi
 shift
 

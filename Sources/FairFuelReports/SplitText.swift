@@ -146,7 +146,7 @@ public enum SplitText {
         return own
     }
 
-    static func name(_ driver: String?, beforeTracking: Bool) -> String {
+    public static func name(_ driver: String?, beforeTracking: Bool) -> String {
         beforeTracking ? "(before tracking)" : driver ?? "(untracked)"
     }
 

@@ -151,5 +151,6 @@ enum StoreSchema {
         ukUnits,  // the vehicle's units may be `uk`: imperial gallons (StoreSchema+UKUnits.swift)
         firstFillBill,  // the first bill charges estimates; baseline marks; each bill's rule (StoreSchema+FirstFillBill.swift)
         fleetCommands,  // commands applied from the hub, each record's last message (StoreSchema+FleetCommands.swift)
+        webUsers,  // who may log in to the family's web app (StoreSchema+WebUsers.swift)
     ]
 }

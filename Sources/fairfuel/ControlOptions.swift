@@ -64,7 +64,8 @@ struct ControlOptions: ParsableArguments {
     /// its calibration and the uplink's queue) and says whether it took the change. The change is
     /// stored either way, so nothing here fails the command. `json`: the command prints JSON, so the
     /// outcome goes to standard error, as every outcome but success always does.
-    func tellService(json: Bool = false) {
+    /// `quietly` (a long-running caller, the web app): only what went wrong is said, on standard error.
+    func tellService(json: Bool = false, quietly: Bool = false) {
         let path: String
         do { path = try resolvedPath } catch {
             Self.warn("the change is stored, but the running service was not told: \(error)")
@@ -73,12 +74,14 @@ struct ControlOptions: ParsableArguments {
         switch ControlSocketClient.exchange(path: path, request: "reload", timeoutMs: Self.reloadSeconds * 1_000) {
         case let .answered(answer) where answer.hasPrefix("ok"):
             let text = "the running service at \(path) took the change"
+            if quietly { return }
             if json { Self.warn(text, prefix: "") } else { print(text) }
         case let .answered(answer):
             let reason = answer.isEmpty ? "it closed the connection without answering" : answer.trimmingTrailingNewline
             Self.warn("the running service at \(path) did not take the change (\(reason)); " + Self.later)
         case .noService:
             // Not an error: on a laptop, or with the service stopped, nobody is there to tell.
+            if quietly { return }
             Self.warn("no fairfuel service answers at \(path); the change is stored and the service takes it when it starts "
                 + "(one running with another socket: --control PATH, or its profile in $FAIRFUEL_BOARD)", prefix: "note: ")
         case let .notASocket(found):

@@ -34,6 +34,7 @@ struct FairFuelCommand: ParsableCommand {
             HubCommand.self,
             FleetSimCommand.self,
             USBServeCommand.self,
+            WebCommand.self,
         ])
 
     /// Files are never world-readable, whatever started the process (systemd sets the same umask);

@@ -7,38 +7,17 @@ import FairFuelService
 import FairFuelSimulation
 import FairFuelStore
 
-/// What the family commands read from the store, converted once to the export values.
-struct FamilyData {
-    var vehicle: VehicleProfile
-    var units: DisplayUnits
-    var trips: [TripRow]
-    var splits: [RefuelSplit]
-    var fullFills: [FullFillPeriod]
+/// What the family commands read from the store (`StoreBook`, shared with the web app).
+typealias FamilyData = StoreBook
 
+extension StoreBook {
+    /// The store's book in the vehicle's units, with a clear message when it cannot be read.
     init(_ db: TripStore) throws {
         do {
-            vehicle = try db.vehicle()
-            units = DisplayUnits(vehicle: vehicle)
-            trips = try db.sessions().map(TripRow.init)
-            splits = try db.splits()
-            fullFills = try db.fullFillPeriods()
+            try self.init(db, units: DisplayUnits(vehicle: try db.vehicle()))
         } catch {
             throw UserFacingError("cannot read the store: \(error)")
         }
-    }
-
-    var shares: [BillShare] { BillShare.all(splits) }
-
-    func summary(_ month: CalendarMonth?) -> FamilySummary {
-        FamilySummary(
-            month: month, trips: trips, shares: shares, fullFills: fullFills, ratedLitersPer100km: vehicle.ratedLitersPer100km,
-            currency: vehicle.currency, in: units.timeZone)
-    }
-
-    /// The month of the latest trip or refuel: a report's default (from the data, not the clock).
-    var latestMonth: CalendarMonth? {
-        let latest = max(trips.compactMap(\.startUTCMs).max() ?? .min, splits.map(\.refuel.atUTCMs).max() ?? .min)
-        return latest == .min ? nil : CalendarMonth(utcMs: latest, in: units.timeZone)
     }
 }
 

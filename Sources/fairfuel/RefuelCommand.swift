@@ -131,24 +131,7 @@ struct RefuelCommand: ParsableCommand {
             let units = DisplayUnits(vehicle: vehicle)
             let refuels = try db.refuels()
             if json {
-                print(JSONLine.array(refuels.map { id, refuel in
-                    var j = JSONLine()
-                    j.add("id", id)
-                    j.add("at_utc", TripText.utc(refuel.atUTCMs))
-                    j.add("liters", refuel.liters, decimals: 3)
-                    j.add("cost_cents", refuel.cost.value)
-                    j.add("currency", refuel.currency ?? vehicle.currency)
-                    j.add("full", refuel.fullTank)
-                    j.add("odometer_km", refuel.odometerKilometers, decimals: 1)
-                    j.add("fuel", refuel.fuelType)
-                    j.add("station", refuel.station)
-                    j.add("note", refuel.note)
-                    j.add("entered_utc", TripText.utc(refuel.enteredUTCMs))
-                    j.add("untracked_policy", refuel.untrackedPolicy?.rawValue)
-                    j.add("settled_utc", TripText.utc(refuel.settledUTCMs))
-                    if refuel.baseline { j.add("baseline", true) }
-                    return j.string
-                }))
+                print(RefuelText.jsonArray(refuels, vehicleCurrency: vehicle.currency))
                 return
             }
             guard !refuels.isEmpty else {

@@ -52,59 +52,19 @@ enum RefuelEntryChecks {
                 + "a refuel is entered once it happened: check the date")
     }
 
-    /// Earlier refuels the usual price is taken from (the most recent ones), and the fewest that make one.
-    static let usualPriceHistory = 10
-    static let usualPriceMinimumHistory = 3
-    /// A price per litre more than this many times off the usual one (either way) is taken for a typo.
-    static let usualPriceFactor = 3.0
-
-    /// The median price per litre (minor units) of the refuels before `atUTCMs` in `currency`, from the
-    /// most recent `usualPriceHistory`; nil with fewer than `usualPriceMinimumHistory` or a median of 0.
-    static func usualPricePerLiter(
-        before atUTCMs: Int64, currency: String, excluding: Int64?, in log: [(id: Int64, refuel: RefuelInput)], vehicleCurrency: String
-    ) -> (perLiter: Double, refuels: Int)? {
-        // A baseline mark has no litres and no price.
-        let prices = log.filter { $0.id != excluding && !$0.refuel.baseline && $0.refuel.atUTCMs < atUTCMs && ($0.refuel.currency ?? vehicleCurrency) == currency }
-            .suffix(usualPriceHistory)
-            .map { Double($0.refuel.cost.value) / $0.refuel.liters }
-            .sorted()
-        guard prices.count >= usualPriceMinimumHistory else { return nil }
-        let middle = prices.count / 2
-        let median = prices.count % 2 == 1 ? prices[middle] : (prices[middle - 1] + prices[middle]) / 2
-        return median > 0 ? (median, prices.count) : nil
-    }
-
-    /// Refuses a price per litre outside a third to three times the car's usual one, unless forced;
-    /// before the car has a usual price, one outside what fuel costs anywhere in the bill's currency
-    /// (`VehicleProfile.pumpPricePerLiter`).
+    /// Refuses a price per litre taken for a typo (`UsualRefuelPrice`: far from the car's usual one, or
+    /// before it has one, outside what fuel costs anywhere in its currency), unless forced.
     static func refuseUnusualPrice(
         cost: MinorUnits, liters: Double, atUTCMs: Int64, currency: String, excluding: Int64? = nil,
         log: [(id: Int64, refuel: RefuelInput)], vehicleCurrency: String, units: DisplayUnits, force: Bool
     ) throws {
-        guard !force, liters > 0 else { return }
-        let price = Double(cost.value) / liters
-        // Per the unit the family reads volumes in (a litre, a US or a UK gallon).
-        let perUnit = units.liters(volume: 1)
-        func text(_ perLiter: Double) -> String {
-            units.moneyWithCurrency(MinorUnits(Int64((perLiter * perUnit).rounded()))) + "/" + units.volumeUnit
-        }
-        let paid = "\(units.moneyWithCurrency(cost)) for \(units.volumeText(liters: liters)) is \(text(price))"
-        let advice = ": check the cost and the volume, or add --force if they are right; nothing was changed"
-        if let (usual, count) = usualPricePerLiter(before: atUTCMs, currency: currency, excluding: excluding, in: log, vehicleCurrency: vehicleCurrency) {
-            guard price < usual / usualPriceFactor || price > usual * usualPriceFactor else { return }
-            throw UserFacingError(
-                "\(paid), far from this car's usual \(text(usual)) (the median of its last \(count) refuels before it; more than "
-                    + "\(Int(usualPriceFactor)) times off)" + advice)
-        }
-        guard let range = VehicleProfile.pumpPricePerLiter(ofCurrency: currency),
-              let digits = VehicleProfile.minorDigits(ofCurrency: currency) else { return }
-        var minorPerMajor = 1.0
-        for _ in 0..<digits { minorPerMajor *= 10 }
-        let lowest = range.lowerBound * minorPerMajor, highest = range.upperBound * minorPerMajor
-        guard price < lowest || price > highest else { return }
+        guard !force,
+              let finding = UsualRefuelPrice.check(
+                  cost: cost, liters: liters, atUTCMs: atUTCMs, currency: currency, excluding: excluding, log: log, vehicleCurrency: vehicleCurrency)
+        else { return }
         throw UserFacingError(
-            "\(paid), outside what fuel costs anywhere in \(currency) (\(text(lowest)) to \(text(highest)); "
-                + "this car has fewer than \(usualPriceMinimumHistory) refuels to tell its usual price)" + advice)
+            UsualPriceText.message(finding, cost: cost, liters: liters, units: units)
+                + ": check the cost and the volume, or add --force if they are right; nothing was changed")
     }
 
     static func offsetText(_ seconds: Int) -> String {

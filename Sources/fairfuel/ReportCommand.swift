@@ -37,13 +37,7 @@ struct ReportCommand: ParsableCommand {
         }
         let data = try FamilyData(try store.openReadOnly())
         let month = try parseMonth(self.month) ?? data.latestMonth
-        let summary = data.summary(month)
-        let zone = data.units.timeZone
-        let trips = data.trips.filter { trip in month.map { m in trip.startUTCMs.map { m.contains(utcMs: $0, in: zone) } ?? false } ?? true }
-        let trend = data.fullFills.filter { period in month.map { period.toUTCMs < $0.next.startUTCMs(in: zone) } ?? true }
-        let page = HTMLReport.render(HTMLReport.Content(
-            vehicleName: data.vehicle.name, units: data.units, ratedLitersPer100km: data.vehicle.ratedLitersPer100km,
-            summary: summary, trips: trips, trend: trend))
+        let (page, summary, trips) = data.report(month)
         try writeOutput(page, to: html)
         print("report for \(month?.description ?? "all time") written to \(html): \(summary.drivers.count) driver(s), \(trips.count) trip(s)")
     }

@@ -104,14 +104,7 @@ struct TripsCommand: ParsableCommand {
             store.control.tellService(json: json)
             if json {
                 var j = JSONLine()
-                j.addRaw("trips", json: JSONLine.array(result.trips.map { trip in
-                    var t = JSONLine()
-                    t.add("trip", trip.trip.description)
-                    t.add("session", trip.session)
-                    t.add("driver", trip.driverName)
-                    t.add("previous_driver", trip.previousDriverName)
-                    return t.string
-                }))
+                j.addRaw("trips", json: TripCorrectionText.json(result.trips))
                 j.addRaw("bills", json: BookChangeText.json(result.change))
                 print(j.string)
                 return

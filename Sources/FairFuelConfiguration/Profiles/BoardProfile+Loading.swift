@@ -13,7 +13,9 @@ extension BoardProfile: TOMLProfile {
         var profile = BoardProfile.piZero2W
         // [uplink] is optional as a whole: its absence means no uplink, not default values.
         var sections = TOMLTable(line: table.line)
-        for entry in table.entries where entry.key != Self.uplinkSection { sections.insert(entry.key, entry.value, line: entry.line) }
+        for entry in table.entries where entry.key != Self.uplinkSection && entry.key != Web.section {
+            sections.insert(entry.key, entry.value, line: entry.line)
+        }
         let lines = try schema.decode(sections, into: &profile)
         try profile.checkAcrossSections(lines: lines)
         if let entry = table.entries.first(where: { $0.key == Self.uplinkSection }) {
@@ -21,6 +23,12 @@ extension BoardProfile: TOMLProfile {
                 throw .wrongType(line: entry.line, key: Self.uplinkSection, expected: "section [uplink]", found: entry.value.typeName)
             }
             profile.uplink = try Uplink.load(table: uplink, line: entry.line)
+        }
+        if let entry = table.entries.first(where: { $0.key == Web.section }) {
+            guard let web = entry.value.tableValue else {
+                throw .wrongType(line: entry.line, key: Web.section, expected: "section [web]", found: entry.value.typeName)
+            }
+            profile.web = try Web.load(table: web, line: entry.line)
         }
         return profile
     }
@@ -37,6 +45,7 @@ extension BoardProfile: TOMLProfile {
     private var encodedTable: TOMLTable {
         var root = Self.schema.encode(self)
         if let uplink, let table = Uplink.schema.encode(uplink)[Self.uplinkSection] { root.insert(Self.uplinkSection, table) }
+        if let web, let table = Web.schema.encode(web)[Web.section] { root.insert(Web.section, table) }
         return root
     }
 
@@ -51,6 +60,7 @@ extension BoardProfile: TOMLProfile {
     /// The keys of `section`, in file order (`uplink` included); empty for an unknown section.
     public static func keys(of section: String) -> [String] {
         if section == uplinkSection { return Uplink.schema.sections[0].fields.map(\.key) }
+        if section == Web.section { return Web.schema.sections[0].fields.map(\.key) }
         return schema.sections.first { $0.name == section }?.fields.map(\.key) ?? []
     }
 

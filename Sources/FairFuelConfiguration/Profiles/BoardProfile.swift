@@ -155,4 +155,6 @@ public struct BoardProfile: Sendable, Equatable {
     public var service: Service
     /// `[uplink]`, when the car publishes to an MQTT broker; nil: no uplink.
     public var uplink: Uplink? = nil
+    /// `[web]`, the family's web app's defaults; nil: the built-in ones (loopback only).
+    public var web: Web? = nil
 }

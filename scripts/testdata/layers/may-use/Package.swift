@@ -27,6 +27,7 @@ let package = Package(
         .target(name: "FairFuelReports", dependencies: ["FairFuelCore", "FairFuelEdges"]),
         .target(name: "FairFuelPull", dependencies: ["FairFuelCore", "FairFuelSimulation"]),
         .target(name: "FairFuelSimulation", dependencies: ["FairFuelCore", "FairFuelEdges"]),
+        .target(name: "FairFuelWeb", dependencies: ["FairFuelCore", "FairFuelStore", "FairFuelEdges"]),
         .executableTarget(
             name: "fairfuel",
             dependencies: ["FairFuelService", "FairFuelSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

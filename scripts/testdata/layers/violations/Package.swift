@@ -16,6 +16,8 @@ let package = Package(
         .target(name: "FairFuelDomain", dependencies: ["FairFuelCore", .product(name: "RealModule", package: "swift-numerics")]),
         .target(name: "FairFuelSimulation", dependencies: ["FairFuelCore", "TestSupport"]),
         .target(name: "FairFuelUnlisted", dependencies: ["FairFuelCore"]),
+        .target(name: "FairFuelWeb", dependencies: ["FairFuelCore", "FairFuelSimulation"]),
+        .executableTarget(name: "fairfueld", dependencies: ["FairFuelCore", "FairFuelUnlisted", "FairFuelWeb"]),
         .executableTarget(
             name: "fairfuel",
             dependencies: ["FairFuelCore", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

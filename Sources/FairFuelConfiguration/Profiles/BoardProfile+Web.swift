@@ -1,0 +1,39 @@
+extension BoardProfile {
+    /// `[web]`: the defaults of `fairfuel web`, the family's web app (docs/web.md). A profile without
+    /// the table serves on loopback only; its command-line options win over these.
+    public struct Web: Sendable, Equatable {
+        /// Where it listens: an address (0.0.0.0 or :: for the home network) and a port.
+        public var host = "127.0.0.1"
+        public var port = 8080
+        /// The largest request taken (a receipt photo and its form), KiB.
+        public var uploadLimitKiB = 8_192
+        /// Seconds without a request after which it exits (systemd starts it again on demand); 0: never.
+        public var idleExitSeconds = 0
+
+        public init() {}
+    }
+}
+
+extension BoardProfile.Web {
+    static let section = "web"
+
+    static let schema = ProfileSchema<BoardProfile.Web>(sections: [
+        .init(
+            section,
+            [
+                .string("host", \.host, .host),
+                .integer("port", \.port, 1...65_535, "port"),
+                .integer("upload_limit_kib", \.uploadLimitKiB, 64...65_536, "KiB"),
+                .integer("idle_exit_s", \.idleExitSeconds, 0...86_400, "seconds"),
+            ]),
+    ])
+
+    /// Reads `[web]` (the whole `table`); keys it leaves out keep their defaults.
+    static func load(table: TOMLTable, line: Int) throws(ProfileError) -> BoardProfile.Web {
+        var root = TOMLTable()
+        root.insert(section, .table(table), line: line)
+        var web = BoardProfile.Web()
+        _ = try schema.decode(root, into: &web)
+        return web
+    }
+}

@@ -1,0 +1,233 @@
+import FairFuelCore
+import FairFuelReports
+import FairFuelStore
+import Hummingbird
+import HummingbirdAuth
+
+/// The pages: server-rendered, forms posted without script, each action the store operation the CLI calls.
+extension WebApp {
+    typealias PageHandler = @Sendable (Request, WebContext, WebSession) async throws(WebError) -> Response
+
+    /// A page that needs a session (else to /login), its refusals shown on a page with their status.
+    func page(_ handler: @escaping PageHandler) -> @Sendable (Request, WebContext) async throws -> Response {
+        { request, context in
+            guard let session = context.sessions.session else { return HTMLPage.redirect("/login") }
+            do throws(WebError) { return try await handler(request, context, session) } catch {
+                let body = HTMLPage.message(error.description, kind: "err") + "<p><a href=\"/\">Back home</a></p>"
+                return HTMLPage.response(HTMLPage.page("Not done", session: session, body: body), status: error.status)
+            }
+        }
+    }
+
+    func addPages(to router: Router<WebContext>) {
+        router.get("/login") { _, _ in
+            // The login form's own CSRF token, before any session: the same value in a strict cookie and the form.
+            let token = Self.randomToken()
+            var response = HTMLPage.response(HTMLPage.page("Log in", session: nil, body: PageViews.login(token: token, error: nil)))
+            response.setCookie(Cookie(name: Self.loginCookie, value: token, path: "/login", secure: configuration.secureCookies, sameSite: .strict))
+            return response
+        }
+        router.post("/login") { request, context in
+            let token = request.cookies[Self.loginCookie]?.value ?? ""
+            do {
+                try requireSameOrigin(request)
+                let form = try WebForm.parse(try await body(request, limit: 16 << 10), contentType: request.headers[.contentType])
+                guard !token.isEmpty, constantTimeEqual(form.fields["csrf"] ?? "", token) else {
+                    throw WebError.forbidden("the login form is stale: reload the page and try again")
+                }
+                _ = try await logIn(name: form["username"] ?? "", password: form.fields["password"] ?? "", context: context)
+                return HTMLPage.redirect("/")
+            } catch let error as WebError {
+                let page = HTMLPage.page("Log in", session: nil, body: PageViews.login(token: token, error: error.description))
+                return HTMLPage.response(page, status: error.status)
+            }
+        }
+        router.post("/logout", use: page { request, context, session throws(WebError) in
+            _ = try await form(request, session: session)
+            context.sessions.clearSession()
+            return HTMLPage.redirect("/login")
+        })
+        router.get("/", use: page { _, _, session throws(WebError) in
+            let (book, trips) = try await self.book.snapshot()
+            return HTMLPage.response(HTMLPage.page(book.vehicle.name, session: session, body: PageViews.home(book: book, trips: trips)))
+        })
+        router.get("/trips", use: page { request, _, session throws(WebError) in
+            let units = try await book.units()
+            let driver = request.uri.queryParameters["driver"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+            let month = request.uri.queryParameters["month"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+            let trips = try await filteredTrips(driver: driver, month: month, units: units)
+            let names = try await book.drivers().map(\.name)
+            return HTMLPage.response(HTMLPage.page("Trips", session: session, body: PageViews.trips(trips, units: units, drivers: names, driver: driver, month: month)))
+        })
+        router.get("/trips/{id}", use: page { _, context, session throws(WebError) in
+            let reference = try tripReference(context)
+            let (row, points) = try await book.trip(reference)
+            let units = try await book.units()
+            let names = try await book.drivers().map(\.name)
+            let body = PageViews.trip(row, points: points, units: units, drivers: names, session: session)
+            return HTMLPage.response(HTMLPage.page("Trip \(reference)", session: session, body: body))
+        })
+        router.post("/trips/{id}/assign", use: page { request, context, session throws(WebError) in
+            let reference = try tripReference(context)
+            let form = try await form(request, session: session)
+            let driver = form["driver"] ?? ""
+            do throws(WebError) {
+                let (change, trips) = try await assign(reference, to: driver, force: form["confirm"] != nil, session: session)
+                let units = try await book.units()
+                let headline = trips.map { "trip \($0.trip) → \($0.driverName ?? driver)" + ($0.session.map { ", now trip \($0)" } ?? "") }
+                    .joined(separator: "; ")
+                return HTMLPage.response(HTMLPage.page("Trip \(reference)", session: session, body: PageViews.change(headline, change: change, units: units)))
+            } catch .needsConfirmation(let message) {
+                let body = PageViews.confirm(message, action: "/trips/\(reference)/assign", fields: form.fields, session: session)
+                return HTMLPage.response(HTMLPage.page("Trip \(reference)", session: session, body: body), status: .conflict)
+            }
+        })
+        router.post("/trips/{id}/delete", use: page { request, context, session throws(WebError) in
+            let reference = try tripReference(context)
+            let form = try await form(request, session: session)
+            try requireFamily(session, to: "delete a trip")
+            do throws(WebError) {
+                let (change, trip) = try await book.delete(reference, force: form["confirm"] != nil)
+                let units = try await book.units()
+                let headline = "trip \(reference) (\(trip.previousDriverName ?? "?")) deleted with its track; its fuel stays in the bills as untracked driving "
+                    + trip.untracked.map { "u\($0)" }.joined(separator: ", ")
+                return HTMLPage.response(HTMLPage.page("Trip deleted", session: session, body: PageViews.change(headline, change: change, units: units)))
+            } catch .needsConfirmation(let message) {
+                let body = PageViews.confirm(message, action: "/trips/\(reference)/delete", fields: form.fields, session: session)
+                return HTMLPage.response(HTMLPage.page("Trip \(reference)", session: session, body: body), status: .conflict)
+            }
+        })
+        router.get("/refuels/new", use: page { _, _, session throws(WebError) in
+            let units = try await book.units()
+            return HTMLPage.response(HTMLPage.page("Refuel", session: session, body: PageViews.refuelForm(units: units, session: session)))
+        })
+        router.post("/refuels", use: page { request, _, session throws(WebError) in
+            let form = try await form(request, session: session)
+            let units = try await book.units()
+            do throws(WebError) {
+                let receipt = try form.files["receipt"].map { file throws(WebError) in try ReceiptImage(file.bytes) }
+                let input = try RefuelEntry.input(
+                    liters: form["liters"], cost: form["cost"], full: form["full"] != nil, odometerKilometers: form["odometer_km"],
+                    station: form["station"], note: form["note"], units: units, nowUTCMs: configuration.nowUTCMs())
+                let (id, change) = try await book.addRefuel(input, confirmed: form["confirm"] != nil, receipt: receipt)
+                let headline = "refuel \(id): \(units.volumeText(liters: input.liters)) for \(units.moneyWithCurrency(input.cost)), "
+                    + (input.fullTank ? "full tank" : "partial") + (receipt == nil ? "" : ", receipt kept")
+                return HTMLPage.response(HTMLPage.page("Refuel saved", session: session, body: PageViews.change(headline, change: change, units: units)))
+            } catch .needsConfirmation(let message) {
+                // The photo is not carried through the confirmation: the form comes back filled in, to send again with it.
+                let body = PageViews.confirm(message, action: "/refuels", fields: form.fields, session: session)
+                return HTMLPage.response(HTMLPage.page("Refuel", session: session, body: body), status: .conflict)
+            } catch {
+                let body = PageViews.refuelForm(units: units, session: session, values: form.fields, error: error.description)
+                return HTMLPage.response(HTMLPage.page("Refuel", session: session, body: body), status: error.status)
+            }
+        })
+        router.get("/refuels/{id}/receipt", use: page { _, context, _ throws(WebError) in
+            let id = try refuelID(context)
+            guard let receipt = try await book.receipt(refuel: id) else { throw .notFound("refuel \(id) has no receipt") }
+            return Response(
+                status: .ok, headers: [.contentType: receipt.mediaType, .cacheControl: "private, no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: receipt.image)))
+        })
+        router.get("/bills", use: page { _, _, session throws(WebError) in
+            let units = try await book.units()
+            let splits = try await book.splits()
+            let receipts = try await book.refuelsWithReceipts()
+            let body = PageViews.bills(splits, units: units, session: session, receipts: receipts)
+            return HTMLPage.response(HTMLPage.page("Bills", session: session, body: body))
+        })
+        router.post("/bills/{id}/settle", use: page { request, context, session throws(WebError) in
+            _ = try await form(request, session: session)
+            try requireFamily(session, to: "settle a bill")
+            _ = try await book.settle(try refuelID(context))
+            return HTMLPage.redirect("/bills")
+        })
+        router.post("/bills/{id}/unsettle", use: page { request, context, session throws(WebError) in
+            _ = try await form(request, session: session)
+            try requireFamily(session, to: "unsettle a bill")
+            let id = try refuelID(context)
+            let (change, _) = try await book.unsettle(id)
+            let units = try await book.units()
+            return HTMLPage.response(HTMLPage.page("Bill \(id)", session: session, body: PageViews.change("bill \(id) unsettled; re-split from the data", change: change, units: units)))
+        })
+        router.get("/bills.csv", use: page { _, _, _ throws(WebError) in
+            let units = try await book.units()
+            return download(SplitCSV.csv(try await book.splits(), units: units), type: "text/csv; charset=utf-8", name: "fairfuel-bills.csv")
+        })
+        router.get("/report.html", use: page { request, _, _ throws(WebError) in
+            let book = try await self.book.book()
+            var month = book.latestMonth
+            if let text = request.uri.queryParameters["month"].map(String.init), !text.isEmpty {
+                do { month = try CalendarMonth.parse(text) } catch { throw .badRequest("month: \(error)") }
+            }
+            return download(book.report(month).page, type: "text/html; charset=utf-8", name: "fairfuel-\(month?.description ?? "all").html")
+        })
+        router.get("/drivers", use: page { _, _, session throws(WebError) in
+            let drivers = try await book.drivers()
+            return HTMLPage.response(HTMLPage.page("Drivers", session: session, body: PageViews.drivers(drivers, session: session)))
+        })
+        router.post("/drivers/{id}/rename", use: page { request, context, session throws(WebError) in
+            let form = try await form(request, session: session)
+            try requireFamily(session, to: "rename a driver")
+            _ = try await book.renameDriver(id: try driverID(context), to: form["name"] ?? "")
+            return HTMLPage.redirect("/drivers")
+        })
+        router.post("/drivers/{id}/remove", use: page { request, context, session throws(WebError) in
+            _ = try await form(request, session: session)
+            try requireFamily(session, to: "remove a driver")
+            _ = try await book.removeDriver(id: try driverID(context))
+            return HTMLPage.redirect("/drivers")
+        })
+    }
+
+    // MARK: Shared by the pages and the API
+
+    /// Giving a trip to a driver: a driver-role user may only name their own untracked driving.
+    func assign(_ reference: TripReference, to driver: String, force: Bool, session: WebSession) async throws(WebError)
+        -> (change: BookChange, trips: [TripCorrection])
+    {
+        if !session.isFamily {
+            guard case .untracked = reference else { throw .forbidden("only a family user may move a recorded trip; \(session.name) is a driver") }
+            guard driver.lowercased() == session.name.lowercased() else {
+                throw .forbidden("a driver names only their own trips: \(session.name) cannot give one to \(driver)")
+            }
+        }
+        return try await book.assign(reference, to: driver, force: force)
+    }
+
+    /// Trips of one driver (or `(untracked)`) and one month (YYYY-MM, the vehicle's calendar).
+    func filteredTrips(driver: String?, month: String?, units: DisplayUnits) async throws(WebError) -> [TripRow] {
+        var trips = try await book.trips()
+        if let month {
+            let period: CalendarMonth
+            do { period = try CalendarMonth.parse(month) } catch { throw .badRequest("month: \(error)") }
+            trips = trips.filter { $0.startUTCMs.map { period.contains(utcMs: $0, in: units.timeZone) } ?? false }
+        }
+        if let driver {
+            trips = driver == "(untracked)" ? trips.filter(\.untracked) : trips.filter { !$0.untracked && $0.driverName.lowercased() == driver.lowercased() }
+        }
+        return trips
+    }
+
+    func tripReference(_ context: WebContext) throws(WebError) -> TripReference {
+        let text = context.parameters.get("id") ?? ""
+        guard let reference = TripReference(text) else { throw .notFound("'\(text)' is not a trip id (42, or u7)") }
+        return reference
+    }
+
+    func refuelID(_ context: WebContext) throws(WebError) -> Int64 {
+        guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else { throw .notFound("no such bill") }
+        return id
+    }
+
+    func driverID(_ context: WebContext) throws(WebError) -> Int64 {
+        guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else { throw .notFound("no such driver") }
+        return id
+    }
+
+    func download(_ text: String, type: String, name: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(name)\"", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,141 @@
+import FairFuelCore
+import FairFuelStore
+import Hummingbird
+import HummingbirdAuth
+import HummingbirdBcrypt
+import Logging
+import NIOCore
+
+/// The family's web app: the pages, `/api/v1` and what both share (the store, logins, sessions).
+public struct WebApp: Sendable {
+    let configuration: WebConfiguration
+    let book: WebBook
+    let throttle: LoginThrottle
+    let sessions: MemoryPersistDriver<ContinuousClock>
+    let activity = WebActivity()
+
+    static let sessionCookie = "fairfuel_session"
+    static let loginCookie = "fairfuel_login"
+    /// A hash of a random password, checked when the user does not exist: a wrong name takes as long as a wrong password.
+    let unknownUserHash: String
+
+    public init(configuration: WebConfiguration) throws(WebError) {
+        self.configuration = configuration
+        book = try WebBook(configuration: configuration)
+        throttle = LoginThrottle(
+            allowed: configuration.loginFailuresAllowed, lockout: .seconds(configuration.loginLockoutSeconds))
+        sessions = MemoryPersistDriver()
+        unknownUserHash = Bcrypt.hash(Self.randomToken(), cost: configuration.bcryptCost)
+    }
+
+    /// The router with every page and API route, behind the session middleware.
+    public func router() -> Router<WebContext> {
+        let router = Router(context: WebContext.self)
+        router.add(middleware: ActivityMiddleware(activity: activity))
+        router.add(middleware: SessionMiddleware(
+            storage: sessions,
+            configuration: SessionMiddlewareConfiguration(
+                sessionCookieParameters: SessionCookieParameters(
+                    name: Self.sessionCookie, path: "/", secure: configuration.secureCookies, sameSite: .strict),
+                defaultSessionExpiration: .seconds(12 * 3600))))
+        addPages(to: router)
+        addAPI(to: router)
+        return router
+    }
+
+    /// The application on the configured address; `onRunning` gets the bound port (the one chosen for port 0).
+    /// What the app logs: warnings and worse (a request's details, and so its secrets, never).
+    var logger: Logging.Logger {
+        var logger = Logging.Logger(label: "fairfuel-web")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    public func application(logger: Logging.Logger? = nil, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "FairFuel"),
+            services: [sessions],
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger ?? self.logger)
+    }
+
+    // MARK: What pages and API share
+
+    /// A new random token (CSRF, the login form's), 32 bytes as hex.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            return String(byte >> 4, radix: 16) + String(byte & 15, radix: 16)
+        }.joined()
+    }
+
+    /// Checks a name and password: the address's wait first, then bcrypt; a success starts a session.
+    func logIn(name: String, password: String, context: WebContext) async throws(WebError) -> WebSession {
+        if let wait = throttle.waitSeconds(context.peer) {
+            throw .tooManyRequests("too many failed logins from this address: wait \(wait) s and try again", retryAfterSeconds: wait)
+        }
+        guard name.utf8.count <= 256, password.utf8.count <= 1024 else { throw .badRequest("the name or the password is too long") }
+        let user = try await book.user(named: name)
+        let matches = Bcrypt.verify(password, hash: user?.passwordHash ?? unknownUserHash)
+        guard let user, matches else {
+            throttle.failed(context.peer)
+            throw .unauthorized("wrong name or password")
+        }
+        throttle.succeeded(context.peer)
+        let session = WebSession(userID: user.id, name: user.name, role: user.role.rawValue, csrfToken: Self.randomToken())
+        context.sessions.setSession(session)
+        return session
+    }
+
+    /// The session, or 401.
+    func requireSession(_ context: WebContext) throws(WebError) -> WebSession {
+        guard let session = context.sessions.session else { throw .unauthorized("log in first") }
+        return session
+    }
+
+    /// Settling, deleting, moving a recorded trip and changing drivers are the family role's.
+    func requireFamily(_ session: WebSession, to action: String) throws(WebError) {
+        guard session.isFamily else { throw .forbidden("only a family user may \(action); \(session.name) is a driver") }
+    }
+
+    /// A form or API change from another site is refused: its Origin (when sent) must be this host.
+    func requireSameOrigin(_ request: Request) throws(WebError) {
+        guard let origin = request.headers[.origin] else { return }
+        let host = request.head.authority ?? ""
+        guard origin == "http://\(host)" || origin == "https://\(host)" else {
+            throw .forbidden("a form from another site (\(origin)) is refused")
+        }
+    }
+
+    /// The body, refused with 413 past the upload limit.
+    func body(_ request: Request, limit: Int? = nil) async throws(WebError) -> [UInt8] {
+        let limit = limit ?? configuration.uploadLimitBytes
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+            throw .tooLarge("the upload is \(length) bytes; at most \(limit) are taken")
+        }
+        do {
+            var buffer = try await request.body.collect(upTo: limit)
+            return buffer.readBytes(length: buffer.readableBytes) ?? []
+        } catch {
+            throw .tooLarge("the upload is larger than \(limit) bytes")
+        }
+    }
+
+    /// A form's fields, after its CSRF token and origin were checked against the session.
+    func form(_ request: Request, session: WebSession) async throws(WebError) -> WebForm {
+        try requireSameOrigin(request)
+        let form = try WebForm.parse(try await body(request), contentType: request.headers[.contentType])
+        guard let token = form.fields["csrf"], constantTimeEqual(token, session.csrfToken) else {
+            throw .forbidden("the form's security token is missing or stale: reload the page and send it again")
+        }
+        return form
+    }
+
+    func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,68 @@
+import FairFuelCore
+import FairFuelReports
+import FairFuelStore
+
+/// How `fairfuel web` runs: which store, where it listens, and what the shell around it provides
+/// (the wall clock, the vehicle's time zone, the running service's reload): the web target reads no
+/// file but the store and calls no libc.
+public struct WebConfiguration: Sendable {
+    public var storePath: String
+    public var host: String
+    public var port: Int
+    /// Cookies carry `Secure` (the server is behind TLS).
+    public var secureCookies: Bool
+    /// The largest request body taken (a receipt photo and its form); larger ones are refused with 413.
+    public var uploadLimitBytes: Int
+    /// Failed logins from one address before it must wait, and how long.
+    public var loginFailuresAllowed: Int
+    public var loginLockoutSeconds: Int
+    /// bcrypt's cost for passwords set through the app (tests lower it).
+    public var bcryptCost: UInt8
+    /// How the family reads the vehicle's figures (the shell loads its time zone).
+    public var units: @Sendable (VehicleProfile) -> DisplayUnits
+    /// The wall clock, UTC milliseconds: when a refuel entered now happened, and when a bill was settled.
+    public var nowUTCMs: @Sendable () -> Int64
+    /// Called after a change of the book, so that a running service takes a new calibration.
+    public var afterBookChange: @Sendable () -> Void
+    /// Writes of the store queue their uplink message (the board's `[uplink]`); nil: none.
+    public var uplink: OutboxUplink?
+
+    public init(
+        storePath: String, host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
+        uploadLimitBytes: Int = 8 << 20, loginFailuresAllowed: Int = 10, loginLockoutSeconds: Int = 300, bcryptCost: UInt8 = 10,
+        units: @escaping @Sendable (VehicleProfile) -> DisplayUnits, nowUTCMs: @escaping @Sendable () -> Int64,
+        afterBookChange: @escaping @Sendable () -> Void = {}, uplink: OutboxUplink? = nil
+    ) {
+        self.storePath = storePath
+        self.host = host
+        self.port = port
+        self.secureCookies = secureCookies
+        self.uploadLimitBytes = uploadLimitBytes
+        self.loginFailuresAllowed = loginFailuresAllowed
+        self.loginLockoutSeconds = loginLockoutSeconds
+        self.bcryptCost = bcryptCost
+        self.units = units
+        self.nowUTCMs = nowUTCMs
+        self.afterBookChange = afterBookChange
+        self.uplink = uplink
+    }
+
+    /// `HOST:PORT` (`[::1]:8080` for IPv6), with a clear error.
+    public static func listenAddress(_ text: String) throws(WebError) -> (host: String, port: Int) {
+        var host = ""
+        var portText = ""
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { throw .badRequest("--listen: '\(text)' is not HOST:PORT") }
+            portText = String(rest.dropFirst())
+        } else if let colon = text.lastIndex(of: ":") {
+            host = String(text[..<colon])
+            portText = String(text[text.index(after: colon)...])
+        }
+        guard !host.isEmpty, let port = Int(portText), (0...65_535).contains(port) else {
+            throw .badRequest("--listen: '\(text)' is not HOST:PORT (e.g. 127.0.0.1:8080 or [::1]:8080)")
+        }
+        return (host, port)
+    }
+}

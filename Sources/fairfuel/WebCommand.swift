@@ -1,0 +1,119 @@
+import ArgumentParser
+import FairFuelConfiguration
+import FairFuelCore
+import FairFuelEdges
+import FairFuelReports
+import FairFuelStore
+import FairFuelWeb
+
+/// `fairfuel web`: the family's web app on the car's store, and who may log in to it.
+struct WebCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "web", abstract: "Serve the family's web app (phone-first pages and /api/v1) on the store, or manage its users.",
+        discussion: """
+            `fairfuel web --db STORE --listen HOST:PORT` serves in the foreground until SIGTERM or SIGINT (exit 0). \
+            Nobody can log in until `fairfuel web user add NAME --role family` has given them a password (read from standard input).
+            """,
+        subcommands: [Serve.self, User.self], defaultSubcommand: Serve.self)
+
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Serve the web app in the foreground (the default).")
+        @Option(help: "Where to listen, HOST:PORT ([::1]:8080 for IPv6; port 0: any free one, printed); default: the board profile's [web], else 127.0.0.1:8080.")
+        var listen: String?
+        @Option(name: .customLong("upload-limit-kib"), help: "The largest request taken (a receipt photo), KiB; default: [web] upload_limit_kib, else 8192.")
+        var uploadLimitKiB: Int?
+        @Option(name: .customLong("idle-exit-s"), help: "Exit after this many seconds without a request (0: never); default: [web] idle_exit_s, else 0.")
+        var idleExitSeconds: Int?
+        @Flag(help: "Mark cookies Secure: the app is served behind TLS.")
+        var secureCookies = false
+        @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            if let listen { do { _ = try WebConfiguration.listenAddress(listen) } catch { throw ValidationError("\(error)") } }
+            if let uploadLimitKiB, !(64...65_536).contains(uploadLimitKiB) { throw ValidationError("--upload-limit-kib must be 64 to 65536") }
+            if let idleExitSeconds, !(0...86_400).contains(idleExitSeconds) { throw ValidationError("--idle-exit-s must be 0 to 86400") }
+        }
+
+        func run() throws {
+            try store.requireExisting()
+            // The options win over the board profile's [web], which wins over the built-in defaults.
+            let web = try store.board(for: "its [web]").web ?? BoardProfile.Web()
+            let (host, port) = try listen.map { text throws in try WebConfiguration.listenAddress(text) } ?? (web.host, web.port)
+            let control = store.control
+            let storePath = try store.resolvedPath
+            let configuration = WebConfiguration(
+                storePath: storePath, host: host, port: port, secureCookies: secureCookies,
+                uploadLimitBytes: (uploadLimitKiB ?? web.uploadLimitKiB) * 1024,
+                units: { DisplayUnits(vehicle: $0) }, nowUTCMs: { WallClock.utcMilliseconds() },
+                afterBookChange: { control.tellService(quietly: true) }, uplink: try store.uplinkOfBoard()?.outbox)
+            let app: WebApp
+            do { app = try WebApp(configuration: configuration) } catch { throw UserFacingError("\(error)") }
+            try WebServer.runBlocking(app, idleExitSeconds: idleExitSeconds ?? web.idleExitSeconds) { port in
+                let shown = host.contains(":") ? "[\(host)]" : host
+                print("fairfuel web: serving \(storePath) on http://\(shown):\(port)/")
+                try? StandardStreams.flush()
+            }
+            print("fairfuel web: stopped")
+        }
+    }
+
+    struct User: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Who may log in: add (password on standard input), remove, list.", subcommands: [Add.self, Remove.self, List.self])
+
+        struct Add: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Add a user; the password is read from standard input (one line).")
+            @Argument(help: "The user's name (what they type to log in).") var name: String
+            @Option(help: "family (everything: settle, delete, drivers) or driver (sees the book, enters refuels, names their own trips).")
+            var role: String
+            @OptionGroup var store: StoreOptions
+
+            func run() throws {
+                guard let role = WebUser.Role(rawValue: role) else { throw ValidationError("--role must be family or driver") }
+                guard let password = readLine(strippingNewline: true) else { throw UserFacingError("give the password on standard input (one line)") }
+                let hash: String
+                do { hash = try WebPassword.hash(password) } catch { throw UserFacingError("\(error)") }
+                let db = try store.open()
+                do {
+                    let user = try db.addWebUser(name: name, role: role, passwordHash: hash, atUTCMs: WallClock.utcMilliseconds())
+                    print("web user \(user.name) added (\(user.role.rawValue))")
+                } catch {
+                    throw UserFacingError("\(error)")
+                }
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove a user (their open sessions end when the app restarts).")
+            @Argument(help: "The user's name.") var name: String
+            @OptionGroup var store: StoreOptions
+
+            func run() throws {
+                let db = try store.open()
+                do { print("web user \(try db.removeWebUser(named: name).name) removed") } catch { throw UserFacingError("\(error)") }
+            }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List the users and their roles.")
+            @Flag(help: "Print a JSON array.") var json = false
+            @OptionGroup var store: StoreOptions
+
+            func run() throws {
+                let users = try store.openReadOnly().webUsers()
+                if json {
+                    print(JSONLine.array(users.map { user in
+                        var j = JSONLine()
+                        j.add("name", user.name)
+                        j.add("role", user.role.rawValue)
+                        j.add("created_utc", TripText.utc(user.createdUTCMs))
+                        return j.string
+                    }))
+                    return
+                }
+                if users.isEmpty { print("no web users: add one with `fairfuel web user add NAME --role family`") }
+                for user in users { print("\(user.name)  \(user.role.rawValue)") }
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import FairFuelConfiguration
+import Testing
+
+@Suite("Board profiles: [web]")
+struct BoardProfileWebTests {
+    @Test("no [web] table: the built-in defaults, loopback only")
+    func absent() throws {
+        #expect(try BoardProfile.load(text: "[board]\nram_mb = 512\n").web == nil)
+        #expect(BoardProfile.Web().host == "127.0.0.1" && BoardProfile.Web().idleExitSeconds == 0)
+    }
+
+    @Test("the keys it sets, the others their defaults, and it renders back")
+    func keys() throws {
+        let profile = try BoardProfile.load(text: "[web]\nhost = \"0.0.0.0\"\nport = 80\nidle_exit_s = 600\n")
+        let web = try #require(profile.web)
+        #expect(web.host == "0.0.0.0" && web.port == 80 && web.idleExitSeconds == 600 && web.uploadLimitKiB == 8_192)
+        #expect(try BoardProfile.load(text: profile.tomlText) == profile)
+        #expect(BoardProfile.keys(of: "web") == ["host", "port", "upload_limit_kib", "idle_exit_s"])
+    }
+
+    @Test("out of range or of the wrong kind: refused with its line")
+    func refused() throws {
+        for text in ["[web]\nport = 0\n", "[web]\nupload_limit_kib = 10\n", "[web]\nidle_exit_s = -1\n", "[web]\nhost = \"a b\"\n", "web = 3\n"] {
+            #expect(throws: ProfileError.self, "\(text)") { try BoardProfile.load(text: text) }
+        }
+    }
+}

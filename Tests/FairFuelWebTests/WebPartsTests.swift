@@ -1,0 +1,63 @@
+@testable import FairFuelWeb
+import Testing
+
+/// The web app's own parts: receipt photos, forms, the login limit.
+struct WebPartsTests {
+    /// A JPEG with an EXIF segment (a GPS position's place) and a comment around its image data.
+    static let jpeg: [UInt8] = [0xFF, 0xD8]
+        + [0xFF, 0xE0, 0x00, 0x06, 0x4A, 0x46, 0x49, 0x46]  // APP0 JFIF
+        + [0xFF, 0xE1, 0x00, 0x08] + Array("Exif".utf8) + [0x00, 0x00]  // APP1 EXIF
+        + [0xFF, 0xFE, 0x00, 0x05, 0x61, 0x62, 0x63]  // COM
+        + [0xFF, 0xDA, 0x00, 0x02, 0x11, 0x22, 0xFF, 0xD9]  // scan and end
+
+    @Test func aReceiptLosesItsMetadataAndKeepsItsImage() throws {
+        let receipt = try ReceiptImage(Self.jpeg)
+        #expect(receipt.mediaType == "image/jpeg")
+        #expect(receipt.bytes == [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x06, 0x4A, 0x46, 0x49, 0x46, 0xFF, 0xDA, 0x00, 0x02, 0x11, 0x22, 0xFF, 0xD9])
+        #expect(!receipt.bytes.starts(with: Array("Exif".utf8)))
+        let png = ReceiptImage.pngSignature + chunk("IHDR", 13) + chunk("eXIf", 6) + chunk("tEXt", 4) + chunk("IDAT", 3) + chunk("IEND", 0)
+        let stripped = try ReceiptImage(png)
+        #expect(stripped.mediaType == "image/png")
+        #expect(stripped.bytes == ReceiptImage.pngSignature + chunk("IHDR", 13) + chunk("IDAT", 3) + chunk("IEND", 0))
+    }
+
+    func chunk(_ type: String, _ length: Int) -> [UInt8] {
+        [0, 0, 0, UInt8(length)] + Array(type.utf8) + [UInt8](repeating: 7, count: length) + [1, 2, 3, 4]
+    }
+
+    @Test func whatIsNoJPEGOrPNGByItsBytesIsRefused() {
+        #expect(throws: WebError.self) { try ReceiptImage(Array("GIF89a....".utf8)) }
+        #expect(throws: WebError.self) { try ReceiptImage([0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF]) }  // a segment past the end
+        #expect(throws: WebError.self) { try ReceiptImage(ReceiptImage.pngSignature + [0, 0, 0, 200]) }
+    }
+
+    @Test func formsAreReadURLEncodedOrMultipart() throws {
+        let plain = try WebForm.parse(Array("liters=42.5&station=Total+Rue%20de+Rivoli&note=".utf8), contentType: "application/x-www-form-urlencoded")
+        #expect(plain["liters"] == "42.5" && plain["station"] == "Total Rue de Rivoli" && plain["note"] == nil)
+        let body = "--b\r\nContent-Disposition: form-data; name=\"cost\"\r\n\r\n64.90\r\n"
+            + "--b\r\nContent-Disposition: form-data; name=\"receipt\"; filename=\"r.jpg\"\r\nContent-Type: image/jpeg\r\n\r\nJPEG\r\n--b--\r\n"
+        let multipart = try WebForm.parse(Array(body.utf8), contentType: "multipart/form-data; boundary=b")
+        #expect(multipart["cost"] == "64.90")
+        #expect(multipart.files["receipt"]?.bytes == Array("JPEG".utf8) && multipart.files["receipt"]?.fileName == "r.jpg")
+        #expect(throws: WebError.self) { try WebForm.parse(Array("{}".utf8), contentType: "application/json") }
+        #expect(throws: WebError.self) { try WebForm.parse(Array("garbage".utf8), contentType: "multipart/form-data; boundary=b") }
+    }
+
+    @Test func theLoginLimitIsPerAddressWaitsOutAndStaysBounded() {
+        let throttle = LoginThrottle(allowed: 3, lockout: .seconds(60), capacity: 5)
+        let start = ContinuousClock.now
+        for _ in 0..<3 { throttle.failed("10.0.0.1", now: start) }
+        #expect(throttle.waitSeconds("10.0.0.1", now: start) == 60)
+        #expect(throttle.waitSeconds("10.0.0.2", now: start) == nil)
+        #expect(throttle.waitSeconds("10.0.0.1", now: start + .seconds(61)) == nil)
+        for index in 0..<50 { throttle.failed("192.0.2.\(index)", now: start + .seconds(Int64(index))) }
+        #expect(throttle.rememberedAddresses == 5)
+    }
+
+    @Test func listenAddressesAreHostAndPort() throws {
+        #expect(try WebConfiguration.listenAddress("127.0.0.1:8080") == ("127.0.0.1", 8080))
+        #expect(try WebConfiguration.listenAddress("[::1]:0") == ("::1", 0))
+        #expect(throws: WebError.self) { try WebConfiguration.listenAddress("localhost") }
+        #expect(throws: WebError.self) { try WebConfiguration.listenAddress("host:99999") }
+    }
+}

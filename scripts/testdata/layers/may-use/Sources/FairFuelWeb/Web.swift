@@ -1,0 +1,3 @@
+import FairFuelCore
+import FairFuelStore
+import FairFuelEdges

@@ -1,0 +1,2 @@
+import FairFuelCore
+import FairFuelSimulation
