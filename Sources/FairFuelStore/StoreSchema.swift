@@ -150,5 +150,6 @@ enum StoreSchema {
         runCaptures,  // the capture a replay read (StoreSchema+RunCaptures.swift)
         ukUnits,  // the vehicle's units may be `uk`: imperial gallons (StoreSchema+UKUnits.swift)
         firstFillBill,  // the first bill charges estimates; baseline marks; each bill's rule (StoreSchema+FirstFillBill.swift)
+        consumptionFits,  // what the car learns of its drivers from full tanks (StoreSchema+ConsumptionFits.swift)
     ]
 }

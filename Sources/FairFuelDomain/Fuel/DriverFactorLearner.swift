@@ -13,16 +13,19 @@ import RealModule
 /// periods 1…k, predict period k+1) and the fit is adopted only when its held-out error beats
 /// the one factor's on the same periods by `margin`.
 public struct DriverFactorLearner: Sendable, Equatable {
-    /// Periods before the learner tries at all.
-    public var minimumPeriods = 6
+    /// Periods before the learner tries at all: with fewer, the cross-validation has too few
+    /// held-out periods to tell a real difference from the pump's noise (the car year study).
+    public var minimumPeriods = 8
     /// The smallest training set of a cross-validation fold.
     public var minimumTrainingPeriods = 3
     /// The most recent periods used (about two years of a family car): the fit follows who drives now.
     public var maximumPeriods = 60
     /// The fit must cut the one factor's held-out error by this share to be adopted.
-    public var margin = 0.05
-    /// Ridge strengths tried, in units of a period's squared relative error.
-    public var ridgeStrengths: [Double] = [0.003, 0.01, 0.03, 0.1, 0.3, 1, 3, 10]
+    public var margin = 0.1
+    /// Ridge strengths tried, in units of a period's squared relative error: at least 0.1, the
+    /// pump's noise (about 2 % of a tank) over a prior of about ±6 % per driver; weaker ones
+    /// fitted the noise and were adopted by chance in the car year study.
+    public var ridgeStrengths: [Double] = [0.1, 0.2, 0.5, 1, 2, 5]
     /// Factors are held in this band (a party's style does not halve or double its fuel).
     public var factorBand: ClosedRange<Double> = 0.7...1.4
     /// Periods with less pumped fuel than this measure nothing (a pump's shut-off varies by a litre or so).

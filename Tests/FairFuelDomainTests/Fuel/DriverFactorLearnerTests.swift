@@ -52,7 +52,7 @@ struct DriverFactorLearnerTests {
     @Test func fewPeriodsAreNotTried() {
         let fit = DriverFactorLearner().fit(Self.periods(count: 5, trueFactors: [Self.anna: 1.2], seed: 4))
         #expect(fit.outcome == .tooFewPeriods)
-        #expect(fit.periodsUsed == 5 && fit.periodsNeeded == 6)
+        #expect(fit.periodsUsed == 5 && fit.periodsNeeded == 8)
         #expect(fit.factors.isEmpty && fit.heldOutErrorLearned == nil)
         #expect(fit.appliedFactor(for: Self.anna) == 1)
         #expect(DriverFactorLearner().fit([]).outcome == .tooFewPeriods)
