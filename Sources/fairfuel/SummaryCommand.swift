@@ -33,9 +33,16 @@ struct SummaryCommand: ParsableCommand {
             print(try loadFamilyBooks(directories, command: "summary").summaryText(month, json: json), terminator: "")
             return
         }
-        let data = try FamilyData(try store.openReadOnly())
+        let db = try store.openReadOnly()
+        let data = try FamilyData(db)
         let summary = data.summary(month)
-        print(json ? SummaryText.json(summary) : SummaryText.text(summary, vehicle: data.vehicle.name, units: data.units), terminator: json ? "\n" : "")
+        let learned = try db.learnedConsumption()
+        if json {
+            print(SummaryText.json(summary, learnedConsumption: LearnedConsumptionText.json(learned)))
+        } else {
+            print(SummaryText.text(summary, vehicle: data.vehicle.name, units: data.units), terminator: "")
+            print(LearnedConsumptionText.text(learned, units: data.units))
+        }
     }
 }
 
