@@ -41,7 +41,8 @@ struct SummaryCommand: ParsableCommand {
             print(SummaryText.json(summary, learnedConsumption: LearnedConsumptionText.json(learned)))
         } else {
             print(SummaryText.text(summary, vehicle: data.vehicle.name, units: data.units), terminator: "")
-            print(LearnedConsumptionText.text(learned, units: data.units))
+            // Said once there is a full tank to learn from; `vehicle show` says it always.
+            if let learned, learned.fit.periodsUsed > 0 { print(LearnedConsumptionText.text(learned, units: data.units)) }
         }
     }
 }
