@@ -4,7 +4,8 @@ import FairFuelStore
 /// The summary as JSON and as text.
 public enum SummaryText {
     /// One JSON object; `cars`: the cars of a family summary (several cars' pulls), listed first.
-    public static func json(_ summary: FamilySummary, cars: [String]? = nil) -> String {
+    /// `learnedConsumption`: `LearnedConsumptionText.json` of the car's store (none for pulls).
+    public static func json(_ summary: FamilySummary, cars: [String]? = nil, learnedConsumption: String? = nil) -> String {
         var j = JSONLine()
         if let cars {
             j.addRaw("cars", json: JSONLine.array(cars.map { car in
@@ -58,6 +59,7 @@ public enum SummaryText {
             o.add("estimated_l_per_100km", p.estimatedLitersPer100km, decimals: 2)
             return o.string
         }))
+        if let learnedConsumption { j.addRaw("learned_consumption", json: learnedConsumption) }
         return j.string
     }
 

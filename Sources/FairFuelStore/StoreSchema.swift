@@ -152,5 +152,6 @@ enum StoreSchema {
         firstFillBill,  // the first bill charges estimates; baseline marks; each bill's rule (StoreSchema+FirstFillBill.swift)
         fleetCommands,  // commands applied from the hub, each record's last message (StoreSchema+FleetCommands.swift)
         webUsers,  // who may log in to the family's web app (StoreSchema+WebUsers.swift)
+        consumptionFits,  // what the car learns of its drivers from full tanks (StoreSchema+ConsumptionFits.swift)
     ]
 }

@@ -19,7 +19,8 @@ extension TripStore {
 
     /// Relearns the fuel scale from every full-to-full period: the true litres are what the
     /// pump put in after the earlier full fill up to and including the later one; the model's
-    /// litres are the period's estimates divided by the scale each was made with.
+    /// litres are the period's estimates divided by the scale each was made with. The same periods,
+    /// by party, teach the car its drivers' factors (`refitDriverFactorsInTransaction`).
     func recomputeCalibrationInTransaction() throws {
         try connection.run("DELETE FROM calibrations")
         let refuels = try connection.query("SELECT id, at_utc_ms, liters, full_tank FROM refuels ORDER BY at_utc_ms") {
@@ -32,6 +33,7 @@ extension TripStore {
         var calibration = FuelCalibration()
         var previousFull: Int64?
         var pumped = 0.0
+        var periods: [ConsumptionPeriod] = []
         for (id, at, liters, full) in refuels {
             guard let from = previousFull else {
                 if full { previousFull = at }
@@ -40,15 +42,21 @@ extension TripStore {
             pumped += liters
             guard full else { continue }
             var model = 0.0
+            var modelByParty: [DriverID?: Double] = [:]
             var distance = 0.0
             for trace in traces {
-                model += trace.fuel(from: from, to: at) / max(trace.fuelScale, 1e-6)
+                let liters = trace.fuel(from: from, to: at) / max(trace.fuelScale, 1e-6)
+                model += liters
+                modelByParty[trace.driver, default: 0] += liters
                 distance += trace.distance(from: from, to: at)
             }
             for (start, end, fuel, meters, scale) in untracked {
-                model += FuelTrace.overlap(from: start, to: end, liters: fuel, windowFrom: from, windowTo: at) / max(scale, 1e-6)
+                let liters = FuelTrace.overlap(from: start, to: end, liters: fuel, windowFrom: from, windowTo: at) / max(scale, 1e-6)
+                model += liters
+                modelByParty[nil, default: 0] += liters
                 distance += FuelTrace.overlap(from: start, to: end, liters: meters, windowFrom: from, windowTo: at)
             }
+            periods.append(ConsumptionPeriod(pumpedLiters: pumped, modelLiters: modelByParty.filter { $0.value > 0 }))
             calibration.record(trueLiters: Liters(pumped), modelLiters: Liters(model), distance: Meters(distance))
             let record = calibration.history.last!
             try connection.run(
@@ -62,5 +70,6 @@ extension TripStore {
             pumped = 0
         }
         try connection.run("UPDATE vehicle SET fuel_scale = ? WHERE id = 1", .real(calibration.factor))
+        try refitDriverFactorsInTransaction(periods, lastFullUTCMs: previousFull)
     }
 }

@@ -239,9 +239,10 @@ extension TripStore {
     /// policy. The bills up to and including the first full fill-up were paid before the tank's
     /// level was known: each party pays their estimated fuel at the bill's price per litre and the
     /// rest was burnt before tracking began (`FirstFillSplit`, docs/bills.md); after a baseline
-    /// mark, every bill is ordinary. Each bill records its rule. Settled bills keep their shares
-    /// and rule; returns what the data would make of each of them (`dryRun`: computes that and
-    /// writes nothing).
+    /// mark, every bill is ordinary. An open bill weighs each party's estimate by the factor the car
+    /// learnt for it, when adopted (`refitDriverFactorsInTransaction`). Each bill records its rule.
+    /// Settled bills keep their shares and rule; returns what the data would make of each of them
+    /// without learnt factors (`dryRun`: computes that and writes nothing).
     @discardableResult
     func recomputeSplitsInTransaction(dryRun: Bool = false) throws -> [Int64: [String]] {
         let vehiclePolicy = try connection.scalarText("SELECT untracked_policy FROM vehicle WHERE id = 1") ?? "owner"
@@ -263,6 +264,8 @@ extension TripStore {
         }
         var names: [DriverID: String] = [:]
         for trace in traces where names[trace.driver] == nil { names[trace.driver] = trace.driverName }
+        // What the car has learnt of its drivers (adopted fits only); settled bills keep the split they were paid by.
+        let learned = try appliedDriverFactorsInTransaction()
         var settledWouldBe: [Int64: [String]] = [:]
         var previous = Int64.min
         // What a first-fill bill's litres could not cover, charged on the next one (never past a mark).
@@ -281,6 +284,9 @@ extension TripStore {
             }
             var fuel = fuelByDriver.map { FuelShare(driver: $0.key, fuel: Liters($0.value.liters)) }
             if untrackedLiters > 0 { fuel.append(FuelShare(driver: nil, fuel: Liters(untrackedLiters))) }
+            if !bill.settled && !learned.isEmpty {
+                fuel = fuel.map { FuelShare(driver: $0.driver, fuel: Liters($0.fuel.value * (learned[$0.driver] ?? 1))) }
+            }
             let row = { (share: CostShare) in
                 RefuelSplit.Share(
                     driver: share.driver, driverName: share.driver.flatMap { fuelByDriver[$0]?.name ?? names[$0] },

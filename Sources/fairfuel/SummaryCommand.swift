@@ -33,9 +33,17 @@ struct SummaryCommand: ParsableCommand {
             print(try loadFamilyBooks(directories, command: "summary").summaryText(month, json: json), terminator: "")
             return
         }
-        let data = try FamilyData(try store.openReadOnly())
+        let db = try store.openReadOnly()
+        let data = try FamilyData(db)
         let summary = data.summary(month)
-        print(json ? SummaryText.json(summary) : SummaryText.text(summary, vehicle: data.vehicle.name, units: data.units), terminator: json ? "\n" : "")
+        let learned = try db.learnedConsumption()
+        if json {
+            print(SummaryText.json(summary, learnedConsumption: LearnedConsumptionText.json(learned)))
+        } else {
+            print(SummaryText.text(summary, vehicle: data.vehicle.name, units: data.units), terminator: "")
+            // Said once there is a full tank to learn from; `vehicle show` says it always.
+            if let learned, learned.fit.periodsUsed > 0 { print(LearnedConsumptionText.text(learned, units: data.units)) }
+        }
     }
 }
 

@@ -15,10 +15,12 @@ struct VehicleCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the vehicle profile.")
         @OptionGroup var store: StoreOptions
         func run() throws {
-            let v = try store.openReadOnly().vehicle()
+            let db = try store.openReadOnly()
+            let v = try db.vehicle()
             print("name \(TerminalText.escaped(v.name))\nrated \(v.ratedLitersPer100km) L/100 km\nmass \(v.massKilograms) kg\nidle \(v.idleLitersPerHour) L/h")
             print("fuel \(v.fuelType)\ntank \(v.tankLiters) L\ncurrency \(v.currency)\nunits \(v.units)\nuntracked \(v.untrackedPolicy.rawValue)\nfuel scale \(DisplayUnits.fixed(v.fuelScale, 3))")
             print("time zone \(v.timeZone)")
+            print(LearnedConsumptionText.text(try db.learnedConsumption(), units: DisplayUnits(vehicle: v)))
             if v.isDefaultCar { print(VehicleCommand.defaultCarHint) }
         }
     }

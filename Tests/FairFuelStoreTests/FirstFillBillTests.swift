@@ -201,6 +201,6 @@ import Testing
         #expect(try Self.costs(settled, 0) == ["Alice": 725, "(before tracking)": 6_525])
         let reopened = try TripStore(path: settledPath)
         #expect(try reopened.splits()[0].rule == .firstFill)
-        #expect(try Migrator(StoreSchema.migrations).applied(in: reopened.connection).last == StoreSchema.firstFillBill.name)
+        #expect(try Migrator(StoreSchema.migrations).applied(in: reopened.connection).contains(StoreSchema.firstFillBill.name))
     }
 }

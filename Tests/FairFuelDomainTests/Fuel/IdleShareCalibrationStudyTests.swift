@@ -68,13 +68,7 @@ struct IdleShareCalibrationStudyTests {
 
     /// One family month of `days` with `car`; misallocation over the refuels after the first `skipRefuels`.
     static func run(seed: UInt64, days: Int, car: WillansCar, skipRefuels: Int) throws -> Result {
-        var options = ScenarioOptions(seed: seed)
-        options.referenceModel = true
-        var month = FamilyMonth(seed: seed, days: days, options: options, realLife: FamilyMonth.RealLife(), car: car)
-        month.fillUpAtTheStart()
-        while month.day() != nil {}
-        month.fillUpAtTheEnd()
-        let truth = month.truth
+        let truth = FamilyMonth.modelTruth(seed: seed, days: days, car: car)
         // The first bill is the store's baseline (fuel before tracking began), as in the month replays.
         let periods = Array(truth.periods.filter { $0.refuel != nil }.dropFirst())
         let fair = Array(CostShares.truth(truth).dropFirst())
