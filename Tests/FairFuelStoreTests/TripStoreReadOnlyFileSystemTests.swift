@@ -9,7 +9,7 @@ import TestSupport
 /// readers still read it and the service's store waits, refusing writes by name, until it is
 /// writable again; and on a disk smaller than the WAL allowance, the WAL and the reserve are
 /// fitted to the disk.
-@Suite(.serialized) struct TripStoreReadOnlyFileSystemTests {
+@Suite(.serialized, .tags(.integration)) struct TripStoreReadOnlyFileSystemTests {
     static let t0: Int64 = 1_795_000_000_000
 
     @Test(.enabled(if: SmallFileSystem.isAvailable, "needs to mount a small tmpfs (root)"))

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The ACL of docs/mqtt.md for commands: the hub may publish a car's command, a car may not
 /// publish another car's, and each car reads its own commands.
-@Suite struct MQTTCommandACLTests {
+@Suite(.tags(.integration)) struct MQTTCommandACLTests {
     @Test(.enabled(if: MosquittoHarness.toolsPresent, "\(MosquittoHarness.missingMessage)"), .timeLimit(.minutes(1)))
     func onlyTheHubPublishesAnotherCarsCommands() throws {
         let harness = try MosquittoHarness(
