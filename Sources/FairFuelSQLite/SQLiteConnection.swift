@@ -164,6 +164,27 @@ public final class SQLiteConnection {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
+    /// Switches the file to write-ahead logging (a no-op when it already is) and returns the
+    /// journal mode SQLite reports. Two processes opening one new file at once both ask for the
+    /// exclusive lock this switch needs; SQLite then answers SQLITE_BUSY at once, without its busy
+    /// handler (it would deadlock), so this waits and asks again for up to `waitingMilliseconds`.
+    @discardableResult
+    public func enableWriteAheadLog(waitingMilliseconds: Int32 = 5_000) throws(SQLiteError) -> String? {
+        var waitedMilliseconds: Int32 = 0
+        var pauseMilliseconds: Int32 = 2
+        while true {
+            do {
+                return try scalarText("PRAGMA journal_mode = WAL")
+            } catch {
+                let busy = error.primaryCode == SQLITE_BUSY || error.primaryCode == SQLITE_LOCKED
+                guard busy, waitedMilliseconds < waitingMilliseconds else { throw error }
+                sqlite3_sleep(pauseMilliseconds)
+                waitedMilliseconds += pauseMilliseconds
+                pauseMilliseconds = min(pauseMilliseconds * 2, 100)
+            }
+        }
+    }
+
     /// The integer a pragma returns (`page_count`, `freelist_count`, `auto_vacuum`, ...).
     public func pragmaInt(_ name: String) throws(SQLiteError) -> Int64 {
         try scalarInt("PRAGMA \(name)") ?? 0

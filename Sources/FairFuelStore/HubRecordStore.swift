@@ -49,7 +49,7 @@ public final class HubRecordStore {
         do {
             connection = try SQLiteConnection(path: path)
             connection.setBusyTimeout(milliseconds: 5_000)
-            _ = try connection.scalarText("PRAGMA journal_mode = WAL")
+            try connection.enableWriteAheadLog()
             // A hub killed loses at most the last commits; the car's resend brings them back.
             try connection.execute("PRAGMA synchronous = NORMAL")
         } catch {

@@ -161,7 +161,7 @@ public final class TripStore {
                 try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
             }
             // WAL: readers never block the writer, and a commit appends pages instead of rewriting them.
-            _ = try connection.scalarText("PRAGMA journal_mode = WAL")
+            try connection.enableWriteAheadLog(waitingMilliseconds: configuration.busyTimeoutMs)
             try connection.execute("PRAGMA synchronous = \(configuration.durability == .syncEveryCommit ? "FULL" : "NORMAL")")
             let pageSize = max(512, try connection.pragmaInt("page_size"))
             let walBytes = fittedWALAllowanceBytes(path: path, configuration: configuration)
