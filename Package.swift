@@ -166,6 +166,13 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelSimulation", "FairFuelParsers", "FairFuelDomain"],
             path: "Tests/TestSupport"),
+        // The real-life month's machinery, shared by the replay tier's month test and the studies.
+        .target(
+            name: "ReplaySupport",
+            dependencies: [
+                "FairFuelCore", "FairFuelDomain", "FairFuelLink", "FairFuelService", "FairFuelSQLite", "FairFuelStore", "TestSupport",
+            ],
+            path: "Tests/ReplaySupport"),
         .testTarget(name: "FairFuelCoreTests", dependencies: ["FairFuelCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FairFuelLinkTests", dependencies: ["FairFuelCore", "FairFuelLink", "TestSupport"]),
         .testTarget(
@@ -202,7 +209,7 @@ let package = Package(
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite", "FairFuelStore",
                 "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelService",
-                "TestSupport",
+                "TestSupport", "ReplaySupport",
             ]),
         .testTarget(
             name: "FairFuelSimulationTests",
@@ -217,6 +224,12 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // The studies (minutes to hours each, off unless a scripts/study-*.sh turns one on), as
+        // Benchmarks/ holds the benchmarks: built with the tests, never run by them.
+        .testTarget(
+            name: "FairFuelStudies",
+            dependencies: ["FairFuelCore", "FairFuelDomain", "TestSupport", "ReplaySupport"],
+            path: "Studies"),
         // `fairfuel run`, `fairfueld` and `fairfuel sim` as separate processes on real pseudo-terminals.
         .testTarget(
             name: "FairFuelIntegrationTests",

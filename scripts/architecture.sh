@@ -13,7 +13,7 @@ package = json.load(sys.stdin)
 print("| module | depends on |")
 print("| --- | --- |")
 for target in package["targets"]:
-    if target["type"] in ("test", "system") or target["name"] in ("TestSupport", "CPosixShims"):
+    if target["type"] in ("test", "system") or target["name"] in ("TestSupport", "ReplaySupport", "CPosixShims"):
         continue
     names = []
     for dependency in target["dependencies"]:

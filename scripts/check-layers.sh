@@ -159,7 +159,7 @@ if os.environ.get("LAYER_LIST_RULES"):
 LIBC = {"Glibc", "Darwin", "Musl"}
 LIBC_ALLOWED = {"FairFuelEdges", "FairFuelSQLite"}
 # Test-only helpers: regular targets that live with the tests.
-TEST_SUPPORT = {"TestSupport"}
+TEST_SUPPORT = {"TestSupport", "ReplaySupport"}
 
 # The toolchain's modules: the standard library's anywhere, Foundation and the test frameworks in tests only.
 STDLIB_MODULES = {"Swift", "_Concurrency", "_StringProcessing", "Synchronization"}

@@ -17,4 +17,4 @@ while [ $# -gt 0 ]; do
   esac
 done
 export FAIRFUEL_CAR_STUDY=1
-study_run 'RealLifeMonthReplayTests/carPopulationStudy\('
+study_run 'FairFuelStudies.RealLifeMonthStudies/carPopulationStudy\('

@@ -12,4 +12,4 @@ if [ $# -gt 0 ]; then
   exit 2
 fi
 export FAIRFUEL_IDLE_SHARE_STUDY=1
-study_run 'IdleShareCalibrationStudyTests/study\('
+study_run 'FairFuelStudies.IdleShareCalibrationStudyTests/study\('

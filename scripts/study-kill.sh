@@ -15,4 +15,4 @@ while [ $# -gt 0 ]; do
   esac
 done
 export FAIRFUEL_KILL_STUDY=1
-study_run 'RealLifeMonthReplayTests/killStudy\('
+study_run 'FairFuelStudies.RealLifeMonthStudies/killStudy\('

@@ -16,4 +16,4 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--months N] [--days N]" >&2; exit 2 ;;
   esac
 done
-study_run 'RealLifeMonthReplayTests/realLifeSweep\('
+study_run 'FairFuelStudies.RealLifeMonthStudies/realLifeSweep\('

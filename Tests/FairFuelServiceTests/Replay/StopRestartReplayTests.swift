@@ -6,6 +6,7 @@ import FairFuelService
 @testable import FairFuelSimulation
 import FairFuelStore
 import Foundation
+import ReplaySupport
 import Testing
 import TestSupport
 

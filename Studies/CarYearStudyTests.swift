@@ -15,7 +15,7 @@ import TestSupport
 /// misallocated share of the month's bills, both ways; and the months 1 to 3 and 7 to 12.
 /// Off by default (20 to 45 s a family in a debug build); `scripts/study-car-year.sh`, or
 /// FAIRFUEL_CAR_YEAR_STUDY=N swift test --filter carYearStudy (families with seeds 1...N).
-@Suite("car year study")
+@Suite("car year study", .tags(.study))
 struct CarYearStudyTests {
     static let days = 360
     static let daysPerMonth = 30
