@@ -1,16 +1,10 @@
 // swift-tools-version: 6.1
-// FairFuel: the in-car dongle service. Layers, bottom up (a lower layer never imports a higher one):
-//   Core (units, ids, rings, one calendar and ISO 8601, money text)
-//   -> Link (frames, captures), Parsers (NMEA, BLE, NFC)
-//   -> Domain (sessions, trips, fuel, cost split, eco score)
-//   -> SQLite (the C wrapper), Store (schema, queries)
-//   -> Configuration (board and MCU profiles, provisioning bundles, argument rules)
-//   -> Edges (serial, gpsd, MQTT, control socket, files)
-//   -> Reports (text, HTML, GPX, GeoJSON), Simulation, Pull (USB pull; writes what it pulls with Reports),
-//      ServiceCore (the service without I/O: events in, actions out; above Domain only)
-//   -> Service (the runtime shell: poll loop, pipeline)
-//   -> the `fairfuel` CLI and the `fairfueld` daemon (which links none of Reports, Simulation or Pull).
-// The C libraries are reached only from SQLite (sqlite3) and Edges (libserialport, libgps, libmosquitto).
+// FairFuel: the in-car dongle service. What each target may use is the house table, enforced by
+// scripts/check-layers.sh (its MAY_USE table, one line per target); docs/architecture.md shows the
+// module table this manifest gives (scripts/architecture.sh keeps it in step). In short: the
+// sans-I/O core (Core, Link, Parsers, Domain, ServiceCore) imports no store, edge or C library;
+// the C libraries are reached only from SQLite (sqlite3) and Edges (libserialport, libgps,
+// libmosquitto, libcrypto); `fairfueld` links none of Reports, Simulation, Pull or the web app.
 import PackageDescription
 
 let package = Package(

@@ -57,7 +57,12 @@ extension ServiceCore {
             endSession(at: now, perform)
             return .now(hadSession ? "ok: session ended\n" : "ok: no session was open\n")
         case "reload":
-            reloadProvisioning(at: now, perform)
+            let failures = reloadProvisioning(at: now, perform)
+            guard failures.isEmpty else {
+                // One line: the control protocol answers a request with one line.
+                let reasons = failures.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
+                return .now("error: not reloaded: \(reasons.prefix(400))\n")
+            }
             return .now("ok: reloaded\n")
         case "learn-tag", "learn-beacon", "write-tag", "mcu":
             return provisioningAnswer(words, from: client, at: now, perform)

@@ -298,8 +298,12 @@ public final class ServiceCore {
 
     /// Re-reads what the family and technicians change (SIGHUP, the control socket's `reload`):
     /// the drivers with their tags and beacons, the vehicle profile and the fuel calibration.
-    public func reloadProvisioning(at now: LinkMilliseconds, _ perform: ServiceActions) {
-        guard let records else { return }
+    /// Returns what could not be reloaded (empty when everything was): the control socket's
+    /// answer says so, so a family's change that did not reach the service is never "ok".
+    @discardableResult
+    public func reloadProvisioning(at now: LinkMilliseconds, _ perform: ServiceActions) -> [String] {
+        guard let records else { return ["the service runs without a store to reload from"] }
+        var failures: [String] = []
         do {
             let directory = try records.directory()
             self.directory = directory
@@ -308,13 +312,16 @@ public final class ServiceCore {
             logger.info("provisioning reloaded: \(directory.drivers.count) driver(s)")
         } catch {
             logger.error("cannot reload provisioning: \(error)")
+            failures.append("provisioning: \(error)")
         }
         do {
             try apply(vehicle: try records.vehicle())
         } catch {
             logger.error("cannot reload the vehicle profile: \(error)")
+            failures.append("vehicle profile: \(error)")
         }
         perform(.provisioningChanged)
+        return failures
     }
 
     /// A vehicle profile from the store: the fuel model or only its calibration changes from now on.

@@ -18,8 +18,12 @@ struct MCUCommand: ParsableCommand {
         @Option(help: "Baud rate (ignored by USB CDC-ACM ports).")
         var baud: Int?
 
-        var resolvedPort: String { port ?? BoardProfile.piZero2W.link.port }
-        var resolvedBaud: Int { baud ?? BoardProfile.piZero2W.link.baud }
+        /// The port and baud rate given, else the board profile's (`$FAIRFUEL_BOARD`, else the installed one).
+        func resolved() throws -> (port: String, baud: Int) {
+            if let port, let baud { return (port, baud) }
+            let link = try ServiceBoard.load(for: "the MCU's serial port").link
+            return (port ?? link.port, baud ?? link.baud)
+        }
     }
 
     struct Info: ParsableCommand {
@@ -42,10 +46,11 @@ struct MCUCommand: ParsableCommand {
                 print("capabilities \(fields.list("capabilities").joined(separator: " "))\nvia the running service (link \(fields["link"] ?? "?") on \(fields["port"] ?? "?"))")
                 return
             }
-            var link = try DirectMCULink(port: port.resolvedPort, baud: port.resolvedBaud)
+            let serial = try port.resolved()
+            var link = try DirectMCULink(port: serial.port, baud: serial.baud)
             defer { link.close() }
             guard let hello = try link.requestHello(timeoutMs: 3_000) else {
-                throw UserFacingError("no HELLO from the MCU on \(port.resolvedPort) within 3 s (is it in its bootloader, or is this the wrong port?)")
+                throw UserFacingError("no HELLO from the MCU on \(serial.port) within 3 s (is it in its bootloader, or is this the wrong port?)")
             }
             if json {
                 var line = JSONLine()
@@ -54,13 +59,13 @@ struct MCUCommand: ParsableCommand {
                 line.add("board_id", Int(hello.boardID))
                 line.add("capabilities_raw", Int(hello.capabilities.rawValue))
                 line.add("uptime_ms", Int64(hello.uptimeMs))
-                line.add("port", port.resolvedPort)
+                line.add("port", serial.port)
                 print(line.string)
                 return
             }
             let board = String(hello.boardID, radix: 16, uppercase: true)
             print("name \(hello.name)\nfirmware \(hello.firmwareVersion)\nboard 0x\(String(repeating: "0", count: 4 - board.count))\(board)")
-            print("capabilities \(hello.capabilities.names.joined(separator: " "))\nuptime \(hello.uptimeMs) ms\nvia \(port.resolvedPort)")
+            print("capabilities \(hello.capabilities.names.joined(separator: " "))\nuptime \(hello.uptimeMs) ms\nvia \(serial.port)")
         }
     }
 
@@ -86,10 +91,11 @@ struct MCUCommand: ParsableCommand {
                 print(answer.okText)
                 return
             }
-            var link = try DirectMCULink(port: port.resolvedPort, baud: port.resolvedBaud)
+            let serial = try port.resolved()
+            var link = try DirectMCULink(port: serial.port, baud: serial.baud)
             defer { link.close() }
             guard let status = try link.command(.bootloader) else {
-                throw UserFacingError("the MCU on \(port.resolvedPort) did not acknowledge BOOTLOADER")
+                throw UserFacingError("the MCU on \(serial.port) did not acknowledge BOOTLOADER")
             }
             guard status == .ok else { throw UserFacingError("the MCU refused BOOTLOADER (\(status.name))") }
             print("the MCU acknowledged BOOTLOADER and is resetting into its bootloader; run the vendor's flashing tool now")

@@ -182,6 +182,29 @@ import TestSupport
         #expect(info.exitCode != 0)
         #expect(info.standardError.contains("cannot open the MCU port \(directory)/no-such-port"))
     }
+
+    /// Without `--port`, `mcu info` and `mcu bootloader` use the port of the board profile the
+    /// service runs with (`$FAIRFUEL_BOARD`), as every other command finds its profile.
+    @Test func mcuCommandsTakeThePortFromTheBoardProfileInTheEnvironment() throws {
+        let directory = try Self.temporaryDirectory()
+        var profile = try BoardFiles.text("x86-64-dev.toml")
+        let port = directory + "/profile-port"
+        #expect(profile.contains("port = \"/dev/fairfuel-mcu\""), "x86-64-dev.toml no longer names /dev/fairfuel-mcu")
+        profile = profile.replacingOccurrences(of: "port = \"/dev/fairfuel-mcu\"", with: "port = \"\(port)\"")
+        let board = directory + "/board.toml"
+        try profile.write(toFile: board, atomically: true, encoding: .utf8)
+        let environment = ["FAIRFUEL_CONTROL": directory + "/none.sock", "FAIRFUEL_BOARD": board]
+        let info = try FairFuelExecutable.run(["mcu", "info"], environment: environment)
+        #expect(info.exitCode != 0)
+        #expect(info.standardError.contains("cannot open the MCU port \(port)"), "\(info.standardError)")
+        let bootloader = try FairFuelExecutable.run(["mcu", "bootloader", "--yes"], environment: environment)
+        #expect(bootloader.exitCode != 0)
+        #expect(bootloader.standardError.contains("cannot open the MCU port \(port)"), "\(bootloader.standardError)")
+        // A profile that cannot be read is a clear error, not the built-in port.
+        let unreadable = try FairFuelExecutable.run(["mcu", "info"], environment: ["FAIRFUEL_CONTROL": directory + "/none.sock", "FAIRFUEL_BOARD": directory + "/missing.toml"])
+        #expect(unreadable.exitCode != 0)
+        #expect(unreadable.standardError.contains("cannot read the board profile for the MCU's serial port"), "\(unreadable.standardError)")
+    }
 }
 
 /// The technician's commands against a running service: `fairfuel sim` plays the MCU on a

@@ -213,6 +213,8 @@ final class MemoryProvisioningRecords: ProvisioningRecords {
     var stored: DriverDirectory
     var storedVehicle: VehicleFuelSettings
     var uuids: [DriverID: UUID128] = [:]
+    /// When set, reading the vehicle fails with it (a store that cannot be read).
+    var vehicleFailure: String?
 
     init(directory: DriverDirectory, vehicle: VehicleFuelSettings) {
         stored = directory
@@ -248,7 +250,10 @@ final class MemoryProvisioningRecords: ProvisioningRecords {
     }
 
     func directory() throws -> DriverDirectory { stored }
-    func vehicle() throws -> VehicleFuelSettings { storedVehicle }
+    func vehicle() throws -> VehicleFuelSettings {
+        if let vehicleFailure { throw NotFound(description: vehicleFailure) }
+        return storedVehicle
+    }
 }
 
 extension VehicleFuelSettings {

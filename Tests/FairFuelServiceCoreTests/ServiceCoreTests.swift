@@ -223,6 +223,19 @@ import Testing
         #expect(bench.log.contains("fuel calibration reloaded: factor 1.25 (was 1)"), "\(bench.log.all)")
     }
 
+    @Test func aReloadThatCannotReadTheStoreIsNotOk() throws {
+        let bench = try Bench()
+        bench.open()
+        bench.records.stored.addDriver(.init(id: DriverID(2), name: "Ben"))
+        bench.records.vehicleFailure = "disk I/O error\nsecond line"
+        // The drivers were taken; the vehicle was not, and the answer says so on one line.
+        #expect(bench.control("reload", at: 100) == .now("error: not reloaded: vehicle profile: disk I/O error second line\n"))
+        #expect(bench.core.directory.drivers.map(\.name) == ["Anna", "Ben"])
+        #expect(bench.log.contains("cannot reload the vehicle profile"), "\(bench.log.all)")
+        bench.records.vehicleFailure = nil
+        #expect(bench.control("reload", at: 200) == .now("ok: reloaded\n"))
+    }
+
     @Test func statusPlacesTheShellsFiguresBesideTheCoresOwn() throws {
         let bench = try Bench()
         bench.open()
