@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "FairFuelReports", targets: ["FairFuelReports"]),
         .library(name: "FairFuelPull", targets: ["FairFuelPull"]),
         .library(name: "FairFuelSimulation", targets: ["FairFuelSimulation"]),
+        .library(name: "FairFuelSimulationRunner", targets: ["FairFuelSimulationRunner"]),
         .library(name: "FairFuelService", targets: ["FairFuelService"]),
         .library(name: "FairFuelWeb", targets: ["FairFuelWeb"]),
     ],
@@ -82,14 +83,19 @@ let package = Package(
         .target(
             name: "FairFuelEdges",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "CSerialPort", "CGPS", "CPosixShims", "CMosquitto"]),
-        // The virtual MCU, the soak and synthetic traffic: for `fairfuel sim`, tests and benchmarks. No Glibc:
-        // its I/O (capture files, threads, pseudo-terminals) is in Edges, its math from RealModule.
+        // The virtual MCU's core, scenarios, the soak and synthetic traffic: for `fairfuel sim`, tests and
+        // benchmarks. Sans-I/O (it reads no file and opens no terminal), its math from RealModule.
         .target(
             name: "FairFuelSimulation",
             dependencies: [
-                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges",
+                "FairFuelCore", "FairFuelLink", "FairFuelParsers",
                 .product(name: "RealModule", package: "swift-numerics"),
             ]),
+        // The virtual MCU on a pseudo-terminal, scenario files and soak capture files: the simulation's
+        // I/O, through the edges. Unit test targets do without it and so link no C edges.
+        .target(
+            name: "FairFuelSimulationRunner",
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelSimulation", "FairFuelEdges"]),
         // Trips, summaries and reports as text, HTML, CSV, JSON, GPX and GeoJSON: for the CLI and pull.
         .target(name: "FairFuelReports", dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelStore"]),
         // USB pull: the protocol (frames, pairing handshake with HMAC-SHA256 from libcrypto, loaded with
@@ -123,7 +129,7 @@ let package = Package(
             name: "fairfuel",
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelSQLite",
-                "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelPull",
+                "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelSimulationRunner", "FairFuelPull",
                 "FairFuelService", "FairFuelWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -173,7 +179,6 @@ let package = Package(
             name: "FairFuelServiceCoreTests",
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelServiceCore", "FairFuelSimulation", "TestSupport",
-                "FairFuelEdges",  // HMAC-SHA256 (libcrypto) for the command desk's tests
             ],
             exclude: ["Fixtures"]),
         .testTarget(
@@ -202,12 +207,15 @@ let package = Package(
             name: "FairFuelServiceTests",
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite", "FairFuelStore",
-                "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelService",
-                "TestSupport", "ReplaySupport",
+                "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelSimulationRunner",
+                "FairFuelService", "TestSupport", "ReplaySupport",
             ]),
         .testTarget(
             name: "FairFuelSimulationTests",
-            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelSimulation", "TestSupport"]),
+            dependencies: [
+                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelSimulation",
+                "FairFuelSimulationRunner", "TestSupport",
+            ]),
         .testTarget(
             name: "CLITests", dependencies: ["fairfuel", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelPull", "FairFuelStore", "TestSupport"],
             exclude: ["Fixtures"]),
@@ -228,7 +236,8 @@ let package = Package(
         .testTarget(
             name: "FairFuelIntegrationTests",
             dependencies: [
-                "fairfuel", "fairfueld", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation", "FairFuelEdges",
+                "fairfuel", "fairfueld", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation", "FairFuelSimulationRunner",
+                "FairFuelEdges",
                 "FairFuelReports",
             ],
             resources: [.copy("Fixtures")]),

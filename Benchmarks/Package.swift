@@ -13,7 +13,7 @@ let suites: [(name: String, libraries: [String])] = [
     ("ServiceCore", ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelServiceCore", "FairFuelSimulation"]),
     // FairFuelSQLite is not a product of FairFuel: the store exposes the VFS counts itself.
     ("Store", ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelConfiguration", "FairFuelService"]),
-    ("Soak", ["FairFuelCore", "FairFuelParsers", "FairFuelStore", "FairFuelSimulation", "FairFuelService"]),
+    ("Soak", ["FairFuelCore", "FairFuelParsers", "FairFuelStore", "FairFuelSimulation", "FairFuelSimulationRunner", "FairFuelService"]),
 ]
 
 let package = Package(

@@ -92,6 +92,7 @@ CORE, LINK, PARSERS, DOMAIN = "FairFuelCore", "FairFuelLink", "FairFuelParsers",
 SQLITE, STORE, CONFIGURATION = "FairFuelSQLite", "FairFuelStore", "FairFuelConfiguration"
 SERVICE_CORE, EDGES, SERVICE = "FairFuelServiceCore", "FairFuelEdges", "FairFuelService"
 REPORTS, PULL, SIMULATION = "FairFuelReports", "FairFuelPull", "FairFuelSimulation"
+SIMULATION_RUNNER = "FairFuelSimulationRunner"
 WEB = "FairFuelWeb"
 MATH = "RealModule"  # swift-numerics: math without the C library
 MAY_USE = {
@@ -109,10 +110,11 @@ MAY_USE = {
     REPORTS: [CORE, PARSERS, DOMAIN, STORE],
     PULL: [CORE, LINK, PARSERS, DOMAIN, STORE, EDGES, REPORTS],
     SIMULATION: [CORE, LINK, PARSERS, DOMAIN, MATH],  # sans-I/O, so that unit test targets link no C edges
+    SIMULATION_RUNNER: [CORE, LINK, SIMULATION, EDGES],  # the virtual MCU's pseudo-terminal and files
     # The family's web app reaches the car's data through the store, reports and configuration only.
     WEB: [CORE, PARSERS, DOMAIN, STORE, CONFIGURATION, REPORTS, MATH, "Hummingbird", "HummingbirdAuth",
           "HummingbirdBcrypt", "NIOCore", "NIOPosix", "Logging", "ServiceLifecycle"],
-    "fairfuel": [CORE, LINK, PARSERS, DOMAIN, STORE, CONFIGURATION, EDGES, SERVICE, REPORTS, PULL, SIMULATION, WEB,
+    "fairfuel": [CORE, LINK, PARSERS, DOMAIN, STORE, CONFIGURATION, EDGES, SERVICE, REPORTS, PULL, SIMULATION, SIMULATION_RUNNER, WEB,
                  "ArgumentParser"],
 }
 
@@ -120,9 +122,10 @@ MAY_USE = {
 # allows: parsers, domain and the service core are driven with plain values (no store, no edges), and
 # the daemon links nothing of what is around it.
 SANS_IO_NEVER = [SQLITE, STORE, EDGES]
-DAEMON_NEVER = [REPORTS, PULL, SIMULATION, WEB]
+DAEMON_NEVER = [REPORTS, PULL, SIMULATION, SIMULATION_RUNNER, WEB]
 NEVER_REACHES = {
     PARSERS: SANS_IO_NEVER,
+    SIMULATION: SANS_IO_NEVER,
     DOMAIN: SANS_IO_NEVER,
     SERVICE_CORE: SANS_IO_NEVER,
     SERVICE: DAEMON_NEVER,
@@ -137,7 +140,6 @@ EXCEPTIONS = {
     (CONFIGURATION, DOMAIN): "board profiles build the domain's runtime settings; to go when the service core does",
     (CONFIGURATION, STORE): "the provisioning bundle's import writes the store; to go to the store or the CLI",
     (EDGES, PARSERS): "the gpsd client hands out the parsers' fix fields; to go when they are core values",
-    (SIMULATION, EDGES): "the virtual MCU's pseudo-terminals and capture files; to go with a runner apart",
     ("fairfuel", SQLITE): "store commands open and inspect the file around the store; to go through the store",
 }
 # The self-test gives each fixture its own exceptions ("target module why" a line) in place of these.

@@ -33,6 +33,11 @@ public struct SimEvent: Sendable, CustomStringConvertible {
     public var simMs: Int64
     public var kind: Kind
 
+    public init(simMs: Int64, kind: Kind) {
+        self.simMs = simMs
+        self.kind = kind
+    }
+
     public var description: String {
         switch kind {
         case .reset(let reason): "MCU reset (\(reason))"

@@ -1,15 +1,16 @@
 import FairFuelCore
-import FairFuelEdges
 import FairFuelLink
 import FairFuelParsers
 
 /// Works a scenario out into a `SimPlan`: routes, who is how far from the car when, and
 /// the discrete events. Deterministic for a scenario (its seed included).
 public enum SimPlanner {
-    /// Plans `scenario`; `readFile` reads NMEA logs (paths already resolved against the scenario's directory).
+    /// Plans `scenario`; `readFile` reads NMEA logs (paths already resolved against the scenario's
+    /// directory): the planner reads no file itself (`FairFuelSimulationRunner` passes the edges'
+    /// reader, tests their own).
     public static func plan(
         _ scenario: SimScenario,
-        readFile: (String) -> Result<[UInt8], FileError> = { TextFileReader.readAll(path: $0) }
+        readFile: (String) -> Result<[UInt8], SimFileReadError>
     ) throws(SimScenarioError) -> SimPlan {
         var builder = PlanBuilder(scenario: scenario)
         try builder.build(readFile: readFile)
@@ -77,7 +78,7 @@ private struct PlanBuilder {
         SimScenarioError(sourceName: scenario.sourceName, line: line, message: message)
     }
 
-    mutating func build(readFile: (String) -> Result<[UInt8], FileError>) throws(SimScenarioError) {
+    mutating func build(readFile: (String) -> Result<[UInt8], SimFileReadError>) throws(SimScenarioError) {
         for driver in scenario.drivers where driver.tag != nil {
             driverTag[driver.name] = addTag(driverTagPlan(driver))
         }
@@ -125,7 +126,7 @@ private struct PlanBuilder {
     // MARK: trips
 
     mutating func planTrip(
-        _ trip: SimTrip, at time: Int64, index: Int, readFile: (String) -> Result<[UInt8], FileError>
+        _ trip: SimTrip, at time: Int64, index: Int, readFile: (String) -> Result<[UInt8], SimFileReadError>
     ) throws(SimScenarioError) {
         let approachStart = max(0, time - trip.approachMs)
         if let last = lastTrip, approachStart < last.doorMs {

@@ -1,5 +1,4 @@
 import FairFuelCore
-import FairFuelEdges
 import FairFuelLink
 import FairFuelParsers
 
@@ -33,17 +32,17 @@ public enum SimScenarioParser {
         return state.scenario
     }
 
-    /// Reads and parses a scenario file.
-    public static func load(path: String) throws(SimScenarioError) -> SimScenario {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        let bytes: [UInt8]
-        switch TextFileReader.readAll(path: path, maximumBytes: 4 << 20) {
-        case .success(let read): bytes = read
-        case .failure(let error): throw SimScenarioError(sourceName: name, line: 0, message: error.description)
-        }
+    /// Parses a scenario file's bytes, read from `path` by the caller (the simulation reads no
+    /// file itself): errors name the file, and its NMEA logs are found beside it.
+    public static func parse(fileBytes: [UInt8], path: String) throws(SimScenarioError) -> SimScenario {
         var directory = "."
         if let slash = path.lastIndex(of: "/") { directory = slash == path.startIndex ? "/" : String(path[..<slash]) }
-        return try parse(String(decoding: bytes, as: UTF8.self), sourceName: name, baseDirectory: directory)
+        return try parse(String(decoding: fileBytes, as: UTF8.self), sourceName: fileName(path), baseDirectory: directory)
+    }
+
+    /// The last component of `path`, as errors name the file.
+    public static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
     }
 }
 

@@ -10,8 +10,8 @@ import FairFuelParsers
 /// bytes already framed and, when the scenario says so, corrupted. `VirtualMCU` moves
 /// the bytes over a pseudo-terminal; a test can drive this type directly. The frames come
 /// from `MCUTrafficGenerator`, as the soak and synthetic traffic's do.
-struct VirtualMCUCore {
-    enum Output {
+public struct VirtualMCUCore {
+    public enum Output {
         /// Bytes for the line: one frame (maybe corrupted) or a garbage burst.
         case bytes([UInt8], frameType: UInt8?)
         /// The USB cable is pulled: close the port.
@@ -35,14 +35,14 @@ struct VirtualMCUCore {
         var ndef: [UInt8]
     }
 
-    let plan: SimPlan
-    private(set) var now: Int64 = 0
+    public let plan: SimPlan
+    public private(set) var now: Int64 = 0
     private var power: Power
     /// Uptime = `uptimeBase + t`, modulo 2^32.
     private var uptimeBase: Int64
     /// The share of an off period (reset, bootloader, unplug) the host's clock does not see:
     /// 1 − 1/speed when the MCU runs sped up, 0 in real time. See `reset(at:reason:)`.
-    var unseenOffShare = 0.0
+    public var unseenOffShare = 0.0
     /// When the MCU last went quiet (reset, bootloader, unplug); nil while it runs.
     private var offSinceMs: Int64?
     private var generator: MCUTrafficGenerator
@@ -66,7 +66,7 @@ struct VirtualMCUCore {
     private var random: SplitMix
     private var tagNDEF: [[UInt8]]
     private var vehicleHint = 0
-    private(set) var ended = false
+    public private(set) var ended = false
     /// NFC_TAG and POWER repeated until the host acknowledges them (revision 1.1).
     private(set) var reliable: ReliableEventSender
     /// A driver who hears no beep within 3 s of a tap taps again (twice at most).
@@ -74,12 +74,12 @@ struct VirtualMCUCore {
     static let retapAfterMs: Int64 = 3_000
     static let retapsPerTap = 2
 
-    private(set) var statistics = VirtualMCUStatistics()
-    private(set) var feedback: [FeedbackRecord] = []
+    public private(set) var statistics = VirtualMCUStatistics()
+    public private(set) var feedback: [FeedbackRecord] = []
     /// Events since the last `takeEvents()`.
     private(set) var events: [SimEvent] = []
 
-    init(plan: SimPlan) {
+    public init(plan: SimPlan) {
         self.plan = plan
         let scenario = plan.scenario
         power = .booting(helloAt: scenario.mcu.bootMs)
@@ -100,27 +100,27 @@ struct VirtualMCUCore {
         statistics.resets = 1
     }
 
-    var isRunning: Bool {
+    public var isRunning: Bool {
         if case .running = power { return true }
         return false
     }
 
     func uptime(at time: Int64) -> UInt32 { UInt32(truncatingIfNeeded: uptimeBase + time) }
 
-    mutating func takeEvents() -> [SimEvent] {
+    public mutating func takeEvents() -> [SimEvent] {
         defer { events.removeAll(keepingCapacity: true) }
         return events
     }
 
     /// The MCU could not queue a frame (the host is not reading): counted in HEARTBEAT's mcu_dropped.
-    mutating func noteDropped(_ count: Int = 1) {
+    public mutating func noteDropped(_ count: Int = 1) {
         droppedSinceBoot += count
         statistics.framesDropped += count
     }
 
     /// Whether nothing is due soon: ignition off and no scripted event within `margin`.
     /// Returns the simulated time until which that holds.
-    func quietUntil(margin: Int64) -> Int64? {
+    public func quietUntil(margin: Int64) -> Int64? {
         guard !ignition, pendingWrite == nil, retap == nil, reliable.nextDue == nil, plan.gnssPoweredSince(now) == nil else { return nil }
         if case .running = power {} else { return nil }
         let nextAction = actionIndex < plan.actions.count ? plan.actions[actionIndex].timeMs : plan.endMs
@@ -130,7 +130,7 @@ struct VirtualMCUCore {
     }
 
     /// The simulated time of the next scheduled event.
-    var nextEventTime: Int64 {
+    public var nextEventTime: Int64 {
         var next = ended ? Int64.max : plan.endMs
         switch power {
         case .booting(let at): next = min(next, at)
@@ -152,7 +152,7 @@ struct VirtualMCUCore {
 
     /// Plays everything scheduled up to and including `target`. After the scenario's end the
     /// MCU goes on as a parked car's would (heartbeats); the caller decides when to stop.
-    mutating func advance(to target: Int64, into out: inout [Output]) {
+    public mutating func advance(to target: Int64, into out: inout [Output]) {
         while true {
             let time = nextEventTime
             if time > target { break }
@@ -315,7 +315,7 @@ struct VirtualMCUCore {
     // MARK: host commands
 
     /// Handles bytes from the host that arrived at simulated time `time`.
-    mutating func receive(_ bytes: ArraySlice<UInt8>, at time: Int64, into out: inout [Output]) {
+    public mutating func receive(_ bytes: ArraySlice<UInt8>, at time: Int64, into out: inout [Output]) {
         advance(to: time, into: &out)
         consume(bytes, at: time, into: &out)
     }

@@ -10,4 +10,11 @@ public struct VirtualMCUReport: Sendable {
     public var simulatedMs: Int64
     public var statistics: VirtualMCUStatistics
     public var feedback: [FeedbackRecord]
+
+    public init(reason: Reason, simulatedMs: Int64, statistics: VirtualMCUStatistics, feedback: [FeedbackRecord]) {
+        self.reason = reason
+        self.simulatedMs = simulatedMs
+        self.statistics = statistics
+        self.feedback = feedback
+    }
 }

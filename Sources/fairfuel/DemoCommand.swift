@@ -3,6 +3,7 @@ import FairFuelCore
 import FairFuelEdges
 import FairFuelService
 import FairFuelSimulation
+import FairFuelSimulationRunner
 import FairFuelStore
 
 /// `fairfuel demo`: the virtual MCU and the service on a pseudo-terminal, a family's trips and split.

@@ -2,6 +2,7 @@ import ArgumentParser
 import FairFuelCore
 import FairFuelEdges
 import FairFuelSimulation
+import FairFuelSimulationRunner
 import Synchronization
 
 /// Set by SIGINT/SIGTERM; the virtual MCU's run loop polls it.

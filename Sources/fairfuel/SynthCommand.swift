@@ -1,6 +1,7 @@
 import ArgumentParser
 import FairFuelEdges
 import FairFuelSimulation
+import FairFuelSimulationRunner
 
 struct SynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -40,7 +40,7 @@ struct CoreRig {
     private(set) var droppedHostFrames = 0
 
     init(scenario path: String, settings: ServiceCoreSettings = ServiceCoreSettings(port: "virtual"), logLevel: LogLevel = .info) throws {
-        plan = try SimPlanner.plan(try SimScenarioParser.load(path: path))
+        plan = try ScenarioFiles.plan(path: path)
         mcu = VirtualMCUCore(plan: plan)
         records = MemoryProvisioningRecords(directory: try Self.directory(for: plan), vehicle: .familyCar)
         log = LogCapture(minimumLevel: logLevel)
@@ -94,7 +94,7 @@ struct CoreRig {
 
     /// Another MCU, playing `path`'s scenario from its start, comes up on the same link now.
     mutating func replaceMCU(scenario path: String) throws {
-        mcu = VirtualMCUCore(plan: try SimPlanner.plan(try SimScenarioParser.load(path: path)))
+        mcu = VirtualMCUCore(plan: try ScenarioFiles.plan(path: path))
         mcuOriginMs = now
         mcuDead = false
     }

@@ -2,6 +2,7 @@ import FairFuelCore
 import FairFuelEdges
 import FairFuelLink
 import FairFuelSimulation
+import FairFuelSimulationRunner
 import Testing
 
 /// `fairfuel record`'s library: the virtual MCU's output captured through a real serial open.

@@ -1,4 +1,5 @@
 @testable import FairFuelSimulation
+import FairFuelSimulationRunner
 import FairFuelCore
 import FairFuelLink
 import Testing

@@ -1,6 +1,7 @@
 import FairFuelEdges
 import FairFuelLink
 import FairFuelSimulation
+import FairFuelSimulationRunner
 import TestSupport
 
 /// Scenarios and running virtual MCUs for the tests.

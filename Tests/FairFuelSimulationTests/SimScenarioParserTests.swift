@@ -2,6 +2,7 @@ import Foundation
 import FairFuelCore
 import FairFuelParsers
 import FairFuelSimulation
+import FairFuelSimulationRunner
 import Testing
 
 @Suite struct SimScenarioParserTests {

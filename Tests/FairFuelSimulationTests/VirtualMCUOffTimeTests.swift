@@ -1,6 +1,7 @@
 import FairFuelCore
 import FairFuelLink
 import FairFuelSimulation
+import FairFuelSimulationRunner
 import Foundation
 import Testing
 

@@ -17,6 +17,7 @@ import FairFuelCore
 import FairFuelParsers
 import FairFuelService
 import FairFuelSimulation
+import FairFuelSimulationRunner
 import FairFuelStore
 
 #if canImport(Glibc)

@@ -5,6 +5,7 @@ import FairFuelEdges
 import FairFuelParsers
 import FairFuelService
 import FairFuelSimulation
+import FairFuelSimulationRunner
 import FairFuelStore
 
 /// `fairfuel demo`: the virtual MCU and the service, in one process, on a pseudo-terminal,

@@ -1,5 +1,6 @@
 import FairFuelReports
 import FairFuelSimulation
+import FairFuelSimulationRunner
 import FairFuelSQLite
 import FairFuelStore
 import Foundation

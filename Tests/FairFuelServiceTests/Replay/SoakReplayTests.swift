@@ -4,6 +4,7 @@ import FairFuelEdges
 import FairFuelParsers
 import FairFuelService
 import FairFuelSimulation
+import FairFuelSimulationRunner
 import FairFuelStore
 import Foundation
 import Testing

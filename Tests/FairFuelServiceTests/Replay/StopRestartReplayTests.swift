@@ -4,6 +4,7 @@ import FairFuelLink
 import FairFuelParsers
 import FairFuelService
 @testable import FairFuelSimulation
+import FairFuelSimulationRunner
 import FairFuelStore
 import Foundation
 import ReplaySupport

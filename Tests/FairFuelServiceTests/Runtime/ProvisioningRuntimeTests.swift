@@ -5,6 +5,7 @@ import FairFuelLink
 import FairFuelParsers
 import FairFuelService
 import FairFuelSimulation
+import FairFuelSimulationRunner
 import FairFuelStore
 import Foundation
 import Testing

@@ -6,6 +6,7 @@ import FairFuelParsers
 import FairFuelReports
 import FairFuelService
 import FairFuelSimulation
+import FairFuelSimulationRunner
 import FairFuelStore
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import FairFuelCore
 import FairFuelEdges
 import FairFuelLink
+import FairFuelSimulation
 import Synchronization
 
 /// A microcontroller on a pseudo-terminal, speaking the FairFuel link protocol as a

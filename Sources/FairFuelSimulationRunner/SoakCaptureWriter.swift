@@ -1,6 +1,7 @@
 import FairFuelCore
 import FairFuelEdges
 import FairFuelLink
+import FairFuelSimulation
 
 /// Writes a `.ffcap` capture as a stream to a file or to standard output (`-`), through
 /// `CaptureFileWriter`'s fixed buffer: a day of soak traffic never sits in memory.

@@ -1,4 +1,5 @@
 import FairFuelEdges
+import FairFuelSimulation
 
 /// Why the virtual MCU could not run.
 public enum VirtualMCUError: Error, Sendable, Equatable, CustomStringConvertible {
