@@ -27,6 +27,7 @@ let package = Package(
         .target(name: "FairFuelReports", dependencies: ["FairFuelCore", "FairFuelEdges"]),
         .target(name: "FairFuelPull", dependencies: ["FairFuelCore", "FairFuelSimulation"]),
         .target(name: "FairFuelSimulation", dependencies: ["FairFuelCore", "FairFuelEdges"]),
+        .target(name: "FairFuelSimulationRunner", dependencies: ["FairFuelSimulation", "FairFuelStore"]),
         .target(name: "FairFuelWeb", dependencies: ["FairFuelCore", "FairFuelStore", "FairFuelEdges"]),
         .executableTarget(
             name: "fairfuel",

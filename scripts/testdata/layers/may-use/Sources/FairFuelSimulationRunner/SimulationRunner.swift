@@ -1,0 +1,2 @@
+import FairFuelSimulation
+import FairFuelStore
