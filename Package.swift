@@ -200,6 +200,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "FairFuelEdgesTests", dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelEdges", "TestSupport"]),
+        .testTarget(name: "FairFuelSQLiteTests", dependencies: ["FairFuelSQLite"]),
         .testTarget(
             name: "FairFuelStoreTests",
             dependencies: ["FairFuelCore", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelSQLite", "TestSupport"]),

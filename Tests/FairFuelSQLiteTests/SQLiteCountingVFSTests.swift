@@ -9,7 +9,7 @@ import Testing
 
     @Test func countsBytesAndSyncsPerFile() throws {
         let vfs = try Self.register()
-        let connection = try SQLiteConnection(path: temporaryStorePath(), vfs: vfs.name)
+        let connection = try SQLiteConnection(path: temporaryDatabasePath(), vfs: vfs.name)
         _ = try connection.scalarText("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = FULL")
         try connection.execute("CREATE TABLE t (x)")
@@ -29,7 +29,7 @@ import Testing
     @Test func heldWritesReachTheFileOnlyWhenSynced() throws {
         let vfs = try Self.register()
         vfs.setHoldsUnsyncedWrites(true)
-        let path = temporaryStorePath()
+        let path = temporaryDatabasePath()
         let connection = try SQLiteConnection(path: path, vfs: vfs.name)
         _ = try connection.scalarText("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = OFF")
@@ -48,7 +48,7 @@ import Testing
 
     @Test func aFullDiskRefusesGrowthAndTheConnectionCarriesOn() throws {
         let vfs = try Self.register()
-        let connection = try SQLiteConnection(path: temporaryStorePath(), vfs: vfs.name)
+        let connection = try SQLiteConnection(path: temporaryDatabasePath(), vfs: vfs.name)
         _ = try connection.scalarText("PRAGMA journal_mode = WAL")
         try connection.execute("CREATE TABLE t (x)")
         try connection.run("INSERT INTO t VALUES (1)")
