@@ -128,7 +128,7 @@ let package = Package(
         .executableTarget(
             name: "fairfuel",
             dependencies: [
-                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelSQLite",
+                "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelStore",
                 "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelSimulationRunner", "FairFuelPull",
                 "FairFuelService", "FairFuelWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

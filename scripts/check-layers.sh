@@ -140,7 +140,6 @@ EXCEPTIONS = {
     (CONFIGURATION, DOMAIN): "board profiles build the domain's runtime settings; to go when the service core does",
     (CONFIGURATION, STORE): "the provisioning bundle's import writes the store; to go to the store or the CLI",
     (EDGES, PARSERS): "the gpsd client hands out the parsers' fix fields; to go when they are core values",
-    ("fairfuel", SQLITE): "store commands open and inspect the file around the store; to go through the store",
 }
 # The self-test gives each fixture its own exceptions ("target module why" a line) in place of these.
 EXCEPTIONS_FILE = script_path

@@ -1,5 +1,5 @@
 import FairFuelEdges
-import FairFuelSQLite
+import FairFuelStore
 
 /// The store a command created at a new path, removed when the command fails so that a
 /// mistyped `--db` or a refused argument leaves nothing behind.
@@ -11,7 +11,7 @@ enum FreshStore {
     /// Deletes the database, its WAL, shared memory and reserve when this process created them.
     static func removeAfterFailure() {
         guard let path else { return }
-        let files = SQLiteDatabaseFiles(path: path)
+        let files = StoreFiles(path: path)
         for file in [files.walPath, files.sharedMemoryPath, files.reservePath, path + "-journal", path] { FileOperations.remove(file) }
         Self.path = nil
     }

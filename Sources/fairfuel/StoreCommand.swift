@@ -2,7 +2,6 @@ import ArgumentParser
 import FairFuelConfiguration
 import FairFuelCore
 import FairFuelService
-import FairFuelSQLite
 import FairFuelStore
 
 /// `fairfuel store check|stats|prune`: the technician's view of the rolling store.
@@ -136,18 +135,18 @@ struct StoreCommand: ParsableCommand {
             let configuration = StoreConfiguration(retention: try StoreCommand.retention(store, budgetBytes: budgetBytes, maxAgeDays: maxAgeDays))
             let report: RetentionReport
             let path = try store.resolvedPath
-            let files = SQLiteDatabaseFiles(path: path)
+            let files = StoreFiles(path: path)
             do {
                 let db = try TripStore(path: path, configuration: configuration)
                 report = try db.enforceRetention(nowUTCMs: nowMs)
                 // The vacuum's pages sit in the WAL until a checkpoint: measure after one that empties it,
                 // or a store that shrank would read as grown.
-                _ = try? db.connection.checkpoint(.truncate)
+                try? db.checkpointEmptyingTheWAL()
             } catch {
                 throw UserFacingError("cannot prune \(path): \(error)")
             }
-            let database = SQLiteDatabaseFiles.size(of: files.path) ?? 0
-            let wal = SQLiteDatabaseFiles.size(of: files.walPath) ?? 0
+            let database = files.databaseBytes ?? 0
+            let wal = files.walBytes ?? 0
             print("\(report.bytesOnDiskBefore) -> \(files.bytesOnDisk) bytes on disk after the checkpoint "
                 + "(database \(database), WAL \(wal)); "
                 + "\(report.sessionsSimplifiedForAge) track(s) simplified for age, \(report.sessionsSimplifiedForBudget) for the budget, "

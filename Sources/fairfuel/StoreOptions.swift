@@ -2,7 +2,6 @@ import ArgumentParser
 import FairFuelConfiguration
 import FairFuelEdges
 import FairFuelService
-import FairFuelSQLite
 import FairFuelStore
 
 /// `--db PATH` for every command that touches the store, with `--control PATH`: a command that
@@ -81,7 +80,7 @@ struct StoreOptions: ParsableArguments {
         if store.readsImmutableFile {
             // On standard error, so that --json output stays what it is.
             let note = "note: the file system holding \(resolvedPath) is read-only; reading the file as it is on disk"
-                + (SQLiteDatabaseFiles(path: resolvedPath).walHoldsFrames ? " (the latest commits, still in its WAL, are not shown)" : "")
+                + (StoreFiles(path: resolvedPath).walHoldsFrames ? " (the latest commits, still in its WAL, are not shown)" : "")
             StandardErrorLog.write(Array((note + "\n").utf8))
         }
         return store

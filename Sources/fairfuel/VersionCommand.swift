@@ -1,7 +1,7 @@
 import ArgumentParser
 import FairFuelEdges
-import FairFuelSQLite
 import FairFuelService
+import FairFuelStore
 
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,6 +12,6 @@ struct VersionCommand: ParsableCommand {
         print("fairfuel \(FairFuelVersion.string) (link protocol 1)")
         print("libserialport \(SerialPortCatalog.libraryVersion)")
         print("libgps API \(GPSDLibrary.apiVersion) (session structure \(GPSDLibrary.sessionStructureBytes) bytes)")
-        print("sqlite \(SQLiteLibrary.version)")
+        print("sqlite \(StoreFiles.libraryVersion)")
     }
 }
