@@ -221,8 +221,8 @@ let package = Package(
         .testTarget(
             name: "FairFuelIntegrationTests",
             dependencies: [
-                "fairfuel", "fairfueld", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation", "FairFuelEdges",
-                "FairFuelReports",
+                "fairfuel", "fairfueld", "TestSupport", "FairFuelCore", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation",
+                "FairFuelEdges", "FairFuelReports",
             ],
             resources: [.copy("Fixtures")]),
     ]
