@@ -49,7 +49,7 @@ import Testing
             case .provisioningChanged: provisioningChanges += 1
             case .reopenLink: reopenRequests += 1
             case let .recordLinkErrors(counts, at): linkErrorSummaries.append((counts, at))
-            case .enforceRetention, .status: break
+            case .enforceRetention, .status, .driverChanged, .recordsQueued: break
             }
         }
 
@@ -223,32 +223,26 @@ import Testing
         #expect(bench.log.contains("fuel calibration reloaded: factor 1.25 (was 1)"), "\(bench.log.all)")
     }
 
-    @Test func statusPlacesTheShellsFiguresBesideTheCoresOwn() throws {
+    @Test func statusSaysTheLinkAsAValue() throws {
         let bench = try Bench()
         bench.open()
         bench.hello(at: 10)
-        let text = bench.core.status(
-            shell: ShellStatus(storeBytes: 4_096, tripPointsWritten: 12, storeLost: StoreLossesJSON(json: "{\"trip_points\":0}")),
-            at: LinkMilliseconds(20))
-        let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
-        #expect(json["link"] as? String == "up")
-        #expect(json["port"] as? String == "/dev/ttyTEST")
-        #expect(json["opener"] as? String == "libserialport")
-        #expect(json["firmware"] as? String == "1.2.0")
-        #expect(json["store_bytes"] as? Int == 4_096)
-        #expect(json["trip_points_written"] as? Int == 12)
-        #expect((json["frames"] as? [String: Any])?["frames"] as? Int == 1)
-        #expect(json["gpsd"] == nil)
+        let status = bench.core.status(at: LinkMilliseconds(20))
+        #expect(status.link.state == .up)
+        #expect(status.link.port == "/dev/ttyTEST")
+        #expect(status.link.opener == "libserialport")
+        #expect(status.link.firmware.map { "\($0.major).\($0.minor).\($0.patch)" } == "1.2.0")
+        #expect(status.link.frames.frames == 1)
+        #expect(status.link.lastFrameAgeMs == 10)
     }
 
     @Test func withGPSDTheMCUsNMEAIsCountedAndLeftUnused() throws {
         let bench = try Bench(settings: ServiceCoreSettings(port: "/dev/ttyTEST", gnssSource: "gpsd"))
         bench.open()
         bench.mcu(.nmea(NMEAReport(mcuTimeMs: 100, sentence: ArraySlice("$GPRMC,120000.00,A,4807.038,N,01131.000,E,0.0,0.0,020326,,,A*5E".utf8))), at: 100)
-        let text = bench.core.status(shell: ShellStatus(gpsd: (connected: true, fixes: 0)), at: LinkMilliseconds(200))
-        let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
-        #expect(json["mcu_nmea_ignored"] as? Int == 1)
-        #expect(json["gpsd"] as? String == "connected")
-        #expect(json["gnss_fix"] as? Bool == false)
+        let status = bench.core.status(at: LinkMilliseconds(200))
+        #expect(status.gnss.mcuNMEAIgnored == 1)
+        #expect(status.gnss.source == "gpsd")
+        #expect(status.gnss.fix == false)
     }
 }
