@@ -24,6 +24,8 @@ import Testing
         var provisioningChanges = 0
         var reopenRequests = 0
         var linkErrorSummaries: [(counts: LinkCounters, at: LinkMilliseconds)] = []
+        /// What the core told the uplink, in order: `driver NAME`, `driver none`, `records queued`.
+        var uplinkChanges: [String] = []
         private var encoder = FrameEncoder()
 
         /// `annaBeacon`: Anna's fob, provisioned as a technician would (nil: tag only).
@@ -49,7 +51,9 @@ import Testing
             case .provisioningChanged: provisioningChanges += 1
             case .reopenLink: reopenRequests += 1
             case let .recordLinkErrors(counts, at): linkErrorSummaries.append((counts, at))
-            case .enforceRetention, .status, .driverChanged, .recordsQueued: break
+            case let .driverChanged(name): uplinkChanges.append("driver \(name ?? "none")")
+            case .recordsQueued: uplinkChanges.append("records queued")
+            case .enforceRetention, .status: break
             }
         }
 
@@ -152,6 +156,8 @@ import Testing
         let ended = bench.stored.contains { if case let .sessionEnded(record) = $0 { record.driver == DriverID(1) } else { false } }
         #expect(ended)
         #expect(bench.control("session end", at: 6_000) == .now("ok: no session was open\n"))
+        // The uplink's driver state follows the session, and a closed trip has the outbox read.
+        #expect(bench.uplinkChanges == ["driver Anna", "driver none", "records queued"])
         #expect(bench.control("bogus", at: 6_000) == .now("error: unknown request 'bogus' (status, session end, reload)\n"))
     }
 

@@ -41,16 +41,8 @@ public final class RecorderCore {
     /// The store refused the last write; cleared by the next success.
     public private(set) var storeRefusing = false
     private var episode = Episode()
-    /// A session start the store refused; retried before every write. Its trip points wait in
-    /// the buffer under session 0 until it goes in.
-    private var pendingStart: Start?
-    /// Session ends the store refused, oldest first. A nil session never got its start in: it is
-    /// opened first (its points are lost, its summary is not).
-    private var pendingEnds: [End] = []
-    /// Untracked driving the store refused, oldest first; retried after the session ends.
-    private var pendingUntracked: [StoreIntent.UntrackedRecord] = []
-    /// Untracked driving reported before UTC was known, waiting for the anchor (bounded by `pendingRecordsMax`).
-    private var unstampedUntracked: [UntrackedDriving] = []
+    /// What waits for the store (or, untracked driving, for UTC).
+    private var pending = Pending()
     /// The session a continuation would reopen: the store's last trip at start-up, then each
     /// session that ends by departure; and the untracked rows it would take back.
     public private(set) var continuationSession: SessionID?
@@ -73,6 +65,19 @@ public final class RecorderCore {
         var lossLogged = false
         var hadLoss = false
         var lossesSaved = false
+    }
+
+    private struct Pending {
+        /// A session start the store refused; retried before every write. Its trip points wait
+        /// in the buffer under session 0 until it goes in.
+        var start: Start?
+        /// Session ends the store refused, oldest first. A nil session never got its start in:
+        /// it is opened first (its points are lost, its summary is not).
+        var ends: [End] = []
+        /// Untracked driving the store refused, oldest first; retried after the session ends.
+        var untracked: [StoreIntent.UntrackedRecord] = []
+        /// Untracked driving reported before UTC was known, waiting for the anchor (bounded by `pendingRecordsMax`).
+        var unstamped: [UntrackedDriving] = []
     }
 
     private struct Start {
@@ -110,12 +115,12 @@ public final class RecorderCore {
         self.flushPoints = flushPoints
         buffer = []
         buffer.reserveCapacity(flushPoints)
-        pendingEnds.reserveCapacity(self.pendingRecordsMax)
-        pendingUntracked.reserveCapacity(self.pendingRecordsMax)
+        pending.ends.reserveCapacity(self.pendingRecordsMax)
+        pending.untracked.reserveCapacity(self.pendingRecordsMax)
     }
 
     /// Session starts, ends and untracked records waiting for the store.
-    public var pendingRecordCount: Int { pendingEnds.count + pendingUntracked.count + (pendingStart == nil ? 0 : 1) }
+    public var pendingRecordCount: Int { pending.ends.count + pending.untracked.count + (pending.start == nil ? 0 : 1) }
 
     /// Whether records wait for the store (the shell retries every tick until they are in).
     public var isBehind: Bool { pendingRecordCount > 0 || !unsavedLosses.isEmpty || run == nil }
@@ -137,8 +142,8 @@ public final class RecorderCore {
             // Without its run row yet (a full disk at start-up), the run is anchored when it is written.
             if let run { attempt { () throws(Refusal) in try perform(.anchorRun(run, offsetMs: offset), store) } }
             // Untracked driving reported while UTC was unknown is stamped now.
-            let waiting = unstampedUntracked
-            unstampedUntracked.removeAll(keepingCapacity: true)
+            let waiting = pending.unstamped
+            pending.unstamped.removeAll(keepingCapacity: true)
             for chunk in waiting { record(.untrackedDriving(chunk), store) }
         case .utcUnknown:
             flush(store)
@@ -149,7 +154,7 @@ public final class RecorderCore {
             openSession = nil
             continuationSession = nil
             heldUntracked = []
-            pendingStart = Start(driver: driver, name: name(of: driver), at: at)
+            pending.start = Start(driver: driver, name: name(of: driver), at: at)
             retryPending(store)
         case let .sessionResumed(resumption):
             resume(resumption, store)
@@ -180,9 +185,9 @@ public final class RecorderCore {
         counts.sessionsResumed += 1
         if resumption.continuing, let id = continuationSession {
             let held = heldUntracked
-            if let index = pendingEnds.firstIndex(where: { $0.session == id }) {
+            if let index = pending.ends.firstIndex(where: { $0.session == id }) {
                 // Its end never reached the store: it is still open there.
-                pendingEnds.remove(at: index)
+                pending.ends.remove(at: index)
                 attempt { () throws(Refusal) in try perform(.markContinued(id, from: nil, absorbing: held), store) }
             } else {
                 let checkpoint = utc.utc(resumption.movedOffAt).map {
@@ -196,7 +201,7 @@ public final class RecorderCore {
             openSession = nil
             // The new session begins where the car moved off, not where the evidence came
             // (the decision window, or a GNSS outage at the car park's exit, is driving too).
-            pendingStart = Start(driver: resumption.driver, name: name(of: resumption.driver), at: resumption.startedAt)
+            pending.start = Start(driver: resumption.driver, name: name(of: resumption.driver), at: resumption.startedAt)
             retryPending(store)
             if let id = openSession {
                 let previous = continuationSession, held = heldUntracked
@@ -208,7 +213,7 @@ public final class RecorderCore {
     }
 
     private func add(_ point: TripPoint, _ store: StoreIntents) {
-        guard openSession != nil || pendingStart != nil, let stamp = utc.utc(point.at) else { return }
+        guard openSession != nil || pending.start != nil, let stamp = utc.utc(point.at) else { return }
         let session = openSession ?? SessionID(0)
         if buffer.count >= flushPoints {
             flush(store)
@@ -232,16 +237,16 @@ public final class RecorderCore {
     private func end(_ record: SessionRecord, _ store: StoreIntents) {
         flush(store)
         counts.sessionsEnded += 1
-        if openSession != nil || pendingStart != nil {
-            if pendingStart != nil { dropPointsOfPendingStart() }
-            if pendingEnds.count + pendingUntracked.count >= pendingRecordsMax {
+        if openSession != nil || pending.start != nil {
+            if pending.start != nil { dropPointsOfPendingStart() }
+            if pending.ends.count + pending.untracked.count >= pendingRecordsMax {
                 // The queue is at its bound: this one is counted, the ones waiting keep their turn.
-                if pendingStart != nil { lose(.sessionStart, 1) }
+                if pending.start != nil { lose(.sessionStart, 1) }
                 lose(.sessionEnd, 1)
             } else {
-                pendingEnds.append(End(session: openSession, start: pendingStart, record: record, anchor: utc))
+                pending.ends.append(End(session: openSession, start: pending.start, record: record, anchor: utc))
             }
-            pendingStart = nil
+            pending.start = nil
             retryPending(store)
         }
         continuationSession = record.reason == .departed ? openSession : nil
@@ -252,17 +257,17 @@ public final class RecorderCore {
     private func addUntracked(_ chunk: UntrackedDriving, _ store: StoreIntents) {
         guard let from = utc.utc(chunk.from), let to = utc.utc(chunk.to) else {
             // No UTC yet (before the first fix, or after an MCU restart): it waits for the anchor.
-            if unstampedUntracked.count < pendingRecordsMax {
-                unstampedUntracked.append(chunk)
+            if pending.unstamped.count < pendingRecordsMax {
+                pending.unstamped.append(chunk)
             } else {
                 loseUntracked(meters: chunk.distance.value)
             }
             return
         }
-        if pendingUntracked.count + pendingEnds.count >= pendingRecordsMax {
+        if pending.untracked.count + pending.ends.count >= pendingRecordsMax {
             loseUntracked(meters: chunk.distance.value)
         } else {
-            pendingUntracked.append(StoreIntent.UntrackedRecord(
+            pending.untracked.append(StoreIntent.UntrackedRecord(
                 fromUTCMs: from.millisecondsSinceEpoch, toUTCMs: to.millisecondsSinceEpoch, distanceMeters: chunk.distance.value,
                 fuelLiters: chunk.fuel.value, candidates: chunk.candidates.isEmpty ? [] : chunk.candidates.drivers))
         }
@@ -287,7 +292,7 @@ public final class RecorderCore {
     public func flush(_ store: StoreIntents) {
         retryPending(store)
         saveLosses(store)
-        guard !buffer.isEmpty, pendingStart == nil else { return }
+        guard !buffer.isEmpty, pending.start == nil else { return }
         if attempt({ () throws(Refusal) in try perform(.appendTripPoints(buffer), store) }) {
             counts.pointsWritten += buffer.count
             buffer.removeAll(keepingCapacity: true)
@@ -298,31 +303,31 @@ public final class RecorderCore {
     private func retryPending(_ store: StoreIntents) {
         // The run's row first (start-up on a full disk could not write it): the sessions refer to it.
         if run == nil, !attempt({ () throws(Refusal) in _ = try storedRun(store) }) { return }
-        if let start = pendingStart {
+        if let start = pending.start {
             var id: SessionID?
             attempt { () throws(Refusal) in id = try open(start, anchor: utc, store) }
             guard let id else { return }
-            pendingStart = nil
+            pending.start = nil
             openSession = id
             for index in buffer.indices where buffer[index].session == SessionID(0) { buffer[index].session = id }
         }
         defer { if !storeRefusing && pendingRecordCount == 0 { endEpisode(store) } }
-        while let end = pendingEnds.first {
+        while let end = pending.ends.first {
             let done = attempt { () throws(Refusal) in
                 var session = end.session
                 if session == nil, let start = end.start {
                     session = try open(start, anchor: end.anchor, store)
-                    pendingEnds[0].session = session
+                    pending.ends[0].session = session
                 }
                 if let session { try perform(.closeSession(session, record: end.record, anchor: end.anchor), store) }
             }
             guard done else { return }
-            pendingEnds.removeFirst()
+            pending.ends.removeFirst()
         }
-        while let untracked = pendingUntracked.first {
+        while let untracked = pending.untracked.first {
             let done = attempt { () throws(Refusal) in try perform(.addUntracked(untracked, fuelScale: fuelScale), store) }
             guard done else { return }
-            pendingUntracked.removeFirst()
+            pending.untracked.removeFirst()
         }
     }
 
@@ -355,24 +360,24 @@ public final class RecorderCore {
             _ = store(.relieveDiskPressure)
             flush(store)
         }
-        if pendingStart != nil {
+        if pending.start != nil {
             // Its end never came (the service stops while it was open): the start is what is lost.
             lose(.sessionStart, 1)
             dropPointsOfPendingStart()
-            pendingStart = nil
+            pending.start = nil
         }
-        for end in pendingEnds {
+        for end in pending.ends {
             if end.session == nil && end.start != nil { lose(.sessionStart, 1) }
             lose(.sessionEnd, 1)
         }
-        pendingEnds.removeAll()
-        lose(.untracked, pendingUntracked.count)
-        for untracked in pendingUntracked { counts.untrackedMetersLost += untracked.distanceMeters }
-        pendingUntracked.removeAll()
+        pending.ends.removeAll()
+        lose(.untracked, pending.untracked.count)
+        for untracked in pending.untracked { counts.untrackedMetersLost += untracked.distanceMeters }
+        pending.untracked.removeAll()
         // Never stamped (no fix since UTC was lost): counted, as nothing can say when it was.
-        lose(.untracked, unstampedUntracked.count)
-        for chunk in unstampedUntracked { counts.untrackedMetersLost += chunk.distance.value }
-        unstampedUntracked.removeAll()
+        lose(.untracked, pending.unstamped.count)
+        for chunk in pending.unstamped { counts.untrackedMetersLost += chunk.distance.value }
+        pending.unstamped.removeAll()
         lose(.tripPoint, buffer.count)
         buffer.removeAll(keepingCapacity: true)
         saveLosses(store)
