@@ -237,9 +237,8 @@ let package = Package(
         .testTarget(
             name: "FairFuelIntegrationTests",
             dependencies: [
-                "fairfuel", "fairfueld", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation", "FairFuelSimulationRunner",
-                "FairFuelEdges",
-                "FairFuelReports",
+                "fairfuel", "fairfueld", "TestSupport", "FairFuelCore", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation",
+                "FairFuelSimulationRunner", "FairFuelEdges", "FairFuelReports",
             ],
             resources: [.copy("Fixtures")]),
     ]

@@ -24,6 +24,12 @@ public enum ServiceAction {
     /// The drivers or the vehicle were reloaded (`ServiceCore.directory`, `.vehicle`): the
     /// shell's recorder names sessions and scales fuel with them from now on.
     case provisioningChanged
+    /// The open session's driver changed (by name; nil: no session), for what the shell publishes
+    /// beside the store (the uplink's current-driver state).
+    case driverChanged(String?)
+    /// A session's record went into the store with the messages it queues: the shell's uplink
+    /// reads its outbox and publishes the figures again.
+    case recordsQueued
     /// Close the MCU's port now: the MCU fell silent (hung, browned out) on a port that never
     /// hangs up. The session carries on; the core asks for the port again through `wantsLink`.
     case reopenLink

@@ -44,7 +44,10 @@ public final class ServiceCore {
     private var linkTotals = LinkCounters()
     private var lastTick = LinkMilliseconds(0)
     private var lastRetention = LinkMilliseconds(0)
-    private var unknownTagLog = RateLimitedLog<UInt8>()
+    /// Which unknown taps are logged and which reach the store's event log: the one place that decides.
+    private var unknownTags = UnknownTagThrottle()
+    /// Unknown taps not handed to the store (`UnknownTagThrottle`).
+    public var unknownTagsNotRecorded: Int { unknownTags.notRecorded }
     /// Warnings about commands and the MCU's own log lines, one a minute per kind.
     private var commandLog = RateLimitedLog<CommandLogKind>()
     /// A receiver whose clock jumped has been logged once; later runs are counted in `status`.
@@ -263,7 +266,7 @@ public final class ServiceCore {
         }
         if now.value - lastTick.value >= 1_000 {
             lastTick = now
-            unknownTagLog.drainSummaries(nowMs: now.value) { _, count in logger.notice("\(count) more unknown tag tap(s) in the last minute") }
+            unknownTags.drainSummaries(nowMs: now.value) { count in logger.notice("\(count) more unknown tag tap(s) in the last minute") }
             commandLog.drainSummaries(nowMs: now.value) { kind, count in logger.warning("\(count) more \(kind.summary) in the last minute") }
             // The one use of host time in domain time: a quiet or unplugged link still lets
             // time pass (a session can end during an unplug); see LinkClock.
@@ -341,7 +344,11 @@ public final class ServiceCore {
     // MARK: Domain output
 
     func record(_ output: DomainOutput, at now: LinkMilliseconds, _ perform: ServiceActions) {
-        perform(.record(output))
+        var unknownTag: UnknownTagThrottle.Decision?
+        if case let .unknownTag(uid, at) = output {
+            unknownTag = unknownTags.admit(uid, at: at, nowMs: now.value)
+        }
+        if unknownTag?.record != false { perform(.record(output)) }
         switch output {
         case let .feedback(signal):
             if feedbackSent.count == Self.feedbackKept { feedbackSent.removeFirst() }
@@ -349,6 +356,7 @@ public final class ServiceCore {
             send(.feedback(signal.linkPattern), at: now, perform)
         case let .sessionStarted(driver, _):
             logger.notice("session started: \(name(of: driver))")
+            perform(.driverChanged(name(of: driver)))
         case let .sessionResumed(resumption):
             let name = name(of: resumption.driver)
             logger.notice(resumption.continuing
@@ -360,9 +368,11 @@ public final class ServiceCore {
             logger.info("untracked driving, \(JSONLine.formatFixed(chunk.distance.kilometers, decimals: 2)) km; candidates: \(chunk.candidates.drivers.map { name(of: $0) }.joined(separator: ", "))")
         case let .sessionEnded(record):
             logger.notice("session ended: \(name(of: record.driver)) (\(record.reason.rawValue)), \(JSONLine.formatFixed(record.metrics.distance.kilometers, decimals: 2)) km")
+            perform(.driverChanged(nil))
+            perform(.recordsQueued)
         case let .unknownTag(uid, _):
             // A card held on the reader, or tapped again and again: one line a minute, then a count.
-            guard case let .line(suppressed) = unknownTagLog.admit(0, nowMs: now.value) else { break }
+            guard case let .line(suppressed)? = unknownTag?.line else { break }
             if suppressed > 0 { logger.notice("\(suppressed) more unknown tag tap(s) in the minute before") }
             if uid.isRandomlyGenerated {
                 logger.notice("unknown tag \(uid) rejected: a random UID (a bank card or a phone), new at every tap, so it cannot identify a driver; give the driver a tag of their own")

@@ -1,12 +1,4 @@
-/// An outbox message's id: assigned once, never reused, the same on every resend.
-public struct OutboxMessageID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
-    public var rawValue: Int64
-    public init(rawValue: Int64) { self.rawValue = rawValue }
-    public init(_ rawValue: Int64) { self.rawValue = rawValue }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-    public var description: String { String(rawValue) }
-}
-
+import FairFuelCore
 /// What a message is for the budget: records may be dropped (oldest first) when the outbox is
 /// over budget; the one status message per topic never is, and a newer one replaces it.
 public enum OutboxMessageKind: String, Sendable, Equatable {

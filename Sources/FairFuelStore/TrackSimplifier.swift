@@ -1,3 +1,4 @@
+import FairFuelCore
 import RealModule
 
 /// Chooses which points of a track retention keeps.

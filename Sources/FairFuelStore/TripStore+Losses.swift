@@ -1,3 +1,4 @@
+import FairFuelCore
 import FairFuelSQLite
 
 extension TripStore {

@@ -1,3 +1,4 @@
+import FairFuelCore
 import FairFuelStore
 import Foundation
 import Testing

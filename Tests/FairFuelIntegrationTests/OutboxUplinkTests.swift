@@ -1,3 +1,4 @@
+import FairFuelCore
 import FairFuelEdges
 import FairFuelStore
 import Foundation

@@ -162,7 +162,7 @@ struct CoreRig {
         case let .record(output): stored.append(output)
         case .enforceRetention: retentionPasses += 1
         case let .complete(client, answer): deferredAnswers.append((client, answer))
-        case .retryStoreWrites, .status, .provisioningChanged, .reopenLink, .recordLinkErrors: break
+        case .retryStoreWrites, .status, .provisioningChanged, .reopenLink, .recordLinkErrors, .driverChanged, .recordsQueued: break
         }
     }
 

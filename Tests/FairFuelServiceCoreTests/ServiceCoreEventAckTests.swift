@@ -20,10 +20,9 @@ import Testing
         bench.stored.filter { if case .sessionStarted = $0 { true } else { false } }.count
     }
 
-    static func status(_ bench: Bench, at ms: Int64) throws -> [String: Any] {
-        let text = bench.core.status(
-            shell: ShellStatus(storeBytes: 0, tripPointsWritten: 0, storeLost: StoreLossesJSON(json: "{}")), at: LinkMilliseconds(ms))
-        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+
+    static func status(_ bench: Bench, at ms: Int64) -> ServiceStatus {
+        bench.core.status(at: LinkMilliseconds(ms))
     }
 
     @Test func everyCopyOfATapIsAcknowledgedAndTheTapDeliveredOnce() throws {
@@ -41,10 +40,10 @@ import Testing
         // EVENT_ACKs are never resent: the MCU does not ACK them.
         for ms in stride(from: 1_300, through: 5_000, by: 100) { bench.pass(to: Int64(ms)) }
         #expect(Self.eventAcks(bench).count == 2)
-        let status = try Self.status(bench, at: 5_000)
-        #expect(status["reliable_events"] as? Bool == true)
-        #expect(status["event_acks"] as? Int == 2)
-        #expect((status["frames"] as? [String: Any])?["event_repeat"] as? Int == 1)
+        let status = Self.status(bench, at: 5_000)
+        #expect(status.link.reliableEvents)
+        #expect(status.link.eventAcks == 2)
+        #expect(status.link.frames.eventRepeat == 1)
     }
 
     @Test func eventAcksTakeTheHostsNextSeqLikeEveryHostFrame() throws {
@@ -66,7 +65,7 @@ import Testing
         bench.mcu(.power(PowerReport(mcuTimeMs: 2_500, ignitionOn: true, supplyMillivolts: 12_000)), at: 1_500)
         #expect(Self.eventAcks(bench).isEmpty)
         #expect(Self.starts(bench) == 1)
-        #expect(try Self.status(bench, at: 2_000)["reliable_events"] as? Bool == false)
+        #expect(Self.status(bench, at: 2_000).link.reliableEvents == false)
     }
 
     @Test func aNewHelloForgetsDeliveredEvents() throws {

@@ -164,6 +164,6 @@ import TestSupport
         print("core fuzz: \(Self.inputCount) inputs, seed \(Self.seed): \(sessions) sessions, \(points) trip points, \(anchors) UTC anchors")
         // The domain is reached, not only the decoder.
         #expect(sessions > 0 && points > 0 && anchors > 0)
-        #expect(core.status(shell: ShellStatus(), at: LinkMilliseconds(host)).hasPrefix("{"))
+        #expect(core.status(at: LinkMilliseconds(host)).beacons.count <= 16)
     }
 }

@@ -19,9 +19,8 @@ import Testing
         return settings
     }
 
-    static func status(_ bench: Bench, at ms: Int64) throws -> [String: Any] {
-        let text = bench.core.status(shell: ShellStatus(), at: LinkMilliseconds(ms))
-        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    static func status(_ bench: Bench, at ms: Int64) -> ServiceStatus {
+        bench.core.status(at: LinkMilliseconds(ms))
     }
 
     /// The MCU's HEARTBEAT, stamped with host time (the bench's MCU booted with the host).
@@ -49,10 +48,10 @@ import Testing
         #expect(bench.reopenRequests == 0)
         #expect(bench.core.linkIsUp)
         #expect(!bench.log.contains("silent"))
-        let json = try Self.status(bench, at: 120_500)
-        #expect(json["link"] as? String == "up")
-        #expect(json["last_frame_age_s"] as? Double == 0.5)
-        #expect(json["silent_s"] is NSNull)
+        let status = Self.status(bench, at: 120_500)
+        #expect(status.link.state == .up)
+        #expect(status.link.lastFrameAgeMs == 500)
+        #expect(status.link.silentMs == nil)
     }
 
     @Test func silenceIsWarnedOnceShownInStatusAndTheLinkIsReopenedWithBackoffUntilFramesReturn() throws {
@@ -74,11 +73,11 @@ import Testing
         let warnings = bench.log.all.filter { $0.contains("MCU link silent for 10 s") }
         #expect(warnings.count == 1, "\(bench.log.all)")
         #expect(warnings.first?.contains("HEARTBEAT") == true)
-        var json = try Self.status(bench, at: 15_000)
-        #expect(json["link"] as? String == "silent")
-        #expect(json["last_frame_age_s"] as? Double == 10.0)
-        #expect(json["silent_s"] as? Double == 10.0)
-        #expect(json["reconnects"] as? Int == 1)
+        var status = Self.status(bench, at: 15_000)
+        #expect(status.link.state == .silent)
+        #expect(status.link.lastFrameAgeMs == 10_000)
+        #expect(status.link.silentMs == 10_000)
+        #expect(status.link.reconnects == 1)
 
         // The shell reopens after the backoff; HELLO_REQ goes out again.
         #expect(!bench.core.wantsLink(at: LinkMilliseconds(15_249)))
@@ -86,8 +85,8 @@ import Testing
         let helloRequests = bench.sent.count { $0.message.rawType == FrameType.helloRequest.rawValue }
         bench.open(at: 15_250)
         #expect(bench.sent.count { $0.message.rawType == FrameType.helloRequest.rawValue } == helloRequests + 1)
-        json = try Self.status(bench, at: 16_000)
-        #expect(json["link"] as? String == "silent", "reopened, but still nothing from the MCU")
+        status = Self.status(bench, at: 16_000)
+        #expect(status.link.state == .silent, "reopened, but still nothing from the MCU")
 
         // Still hung: the limit counts from the reopen; the reopens back off; no second warning.
         var reopenedAt: [Int64] = [15_000]
@@ -112,10 +111,10 @@ import Testing
         bench.hello(at: 49_000, uptimeMs: 200)
         #expect(bench.log.all.filter { $0.contains("MCU link back") }.count == 1)
         #expect(bench.log.contains("after 44 s of silence"), "\(bench.log.all.filter { $0.contains("back") })")
-        json = try Self.status(bench, at: 49_100)
-        #expect(json["link"] as? String == "up")
-        #expect(json["silent_s"] is NSNull)
-        #expect(json["last_frame_age_s"] as? Double == 0.1)
+        status = Self.status(bench, at: 49_100)
+        #expect(status.link.state == .up)
+        #expect(status.link.silentMs == nil)
+        #expect(status.link.lastFrameAgeMs == 100)
     }
 
     @Test func anMCUThatNeverSpeaksAfterTheOpenIsSilentToo() throws {
@@ -127,9 +126,9 @@ import Testing
         bench.pass(to: 4_000)
         #expect(bench.reopenRequests == 1)
         #expect(bench.log.contains("MCU link silent for 3 s: no frame since the port was opened"), "\(bench.log.all)")
-        let json = try Self.status(bench, at: 4_000)
-        #expect(json["link"] as? String == "silent")
-        #expect(json["last_frame_age_s"] is NSNull)
+        let status = Self.status(bench, at: 4_000)
+        #expect(status.link.state == .silent)
+        #expect(status.link.lastFrameAgeMs == nil)
     }
 
     @Test func anUnpluggedLinkIsDownNotSilent() throws {
@@ -141,7 +140,7 @@ import Testing
         for ms in stride(from: Int64(2_100), through: 60_000, by: 1_000) { bench.pass(to: ms) }
         #expect(bench.reopenRequests == 0)
         #expect(!bench.log.contains("silent"))
-        #expect(try Self.status(bench, at: 60_000)["link"] as? String == "down")
+        #expect(Self.status(bench, at: 60_000).link.state == .down)
     }
 
     @Test func gnssFixAgesOutWhenFixesStop() throws {
@@ -154,27 +153,27 @@ import Testing
             Self.heartbeat(bench, at: ms + 1)
             bench.pass(to: ms + 2)
         }
-        var json = try Self.status(bench, at: 4_100)
-        #expect(json["gnss_fix"] as? Bool == true, "\(json)")
-        let freshAge = try #require(json["gnss_fix_age_s"] as? Double)
-        #expect(freshAge <= 2.0, "the last whole epoch is at most a second or two old: \(json)")
+        var status = Self.status(bench, at: 4_100)
+        #expect(status.gnss.fix == true, "\(status)")
+        let freshAgeMs = try #require(status.gnss.fixAgeMs)
+        #expect(freshAgeMs <= 2_000, "the last whole epoch is at most a second or two old: \(status)")
 
         // The receiver goes quiet, the MCU does not: HEARTBEATs only, for 8 s.
         for ms in stride(from: Int64(5_000), through: 12_000, by: 1_000) {
             Self.heartbeat(bench, at: ms)
             bench.pass(to: ms)
         }
-        json = try Self.status(bench, at: 12_000)
-        #expect(json["gnss_fix"] as? Bool == false, "a fix 9 s old is not a fix: \(json)")
-        #expect((json["gnss_fix_age_s"] as? Double ?? 0) >= 8.0, "\(json)")
-        #expect(json["link"] as? String == "up")
+        status = Self.status(bench, at: 12_000)
+        #expect(status.gnss.fix == false, "a fix 9 s old is not a fix: \(status)")
+        #expect((status.gnss.fixAgeMs ?? 0) >= 8_000, "\(status)")
+        #expect(status.link.state == .up)
     }
 
     @Test func beforeAnyFixThereIsNoFixAndNoAge() throws {
         let bench = try Bench(settings: Self.settings())
         bench.open()
-        let json = try Self.status(bench, at: 100)
-        #expect(json["gnss_fix"] as? Bool == false)
-        #expect(json["gnss_fix_age_s"] is NSNull)
+        let status = Self.status(bench, at: 100)
+        #expect(status.gnss.fix == false)
+        #expect(status.gnss.fixAgeMs == nil)
     }
 }

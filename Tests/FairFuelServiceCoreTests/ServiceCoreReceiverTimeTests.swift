@@ -27,8 +27,8 @@ import TestSupport
         let warnings = log.all.filter { $0.contains("GNSS receiver time jumped") }
         #expect(warnings.count == 1, "\(log.all)")
         #expect(warnings.first?.contains("back by 7200 s") == true, "\(log.all)")
-        let status = try JSONSerialization.jsonObject(with: Data(core.status(shell: ShellStatus(), at: LinkMilliseconds(30_000)).utf8)) as? [String: Any]
-        #expect(status?["gnss_bad_epochs"] as? Int == 5)
-        #expect(status?["utc_known"] as? Bool == true)
+        let status = core.status(at: LinkMilliseconds(30_000))
+        #expect(status.gnss.badEpochs == 5)
+        #expect(status.gnss.utcKnown)
     }
 }

@@ -21,10 +21,8 @@ import Testing
             + [UInt8(major >> 8), UInt8(major & 0xFF), UInt8(minor >> 8), UInt8(minor & 0xFF), 0xC5]
     }
 
-    static func beacons(_ bench: ServiceCoreTests.Bench, at ms: Int64) throws -> [[String: Any]] {
-        let text = bench.core.status(shell: ShellStatus(), at: LinkMilliseconds(ms))
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        return try #require(json["beacons"] as? [[String: Any]], "\(text)")
+    static func beacons(_ bench: ServiceCoreTests.Bench, at ms: Int64) -> [ServiceStatus.Fob] {
+        bench.core.status(at: LinkMilliseconds(ms)).beacons
     }
 
     @Test func eachFobIsListedOnceWithItsOtherIdentitiesAndItsDriver() throws {
@@ -41,19 +39,19 @@ import Testing
                 mcuTimeMs: UInt32(ms + 5), address: Self.strangerAddress, addressType: .public, advertisingType: .nonConnectableUndirected,
                 rssiDBm: -95, data: Self.iBeaconData(major: 9, minor: 9)[...])), at: ms + 5)
         }
-        let beacons = try Self.beacons(bench, at: 5_100)
+        let beacons = Self.beacons(bench, at: 5_100)
         #expect(beacons.count == 2, "one line per fob: \(beacons)")
-        let anna = beacons.filter { $0["driver"] as? String == "Anna" }
+        let anna = beacons.filter { $0.driver == "Anna" }
         #expect(anna.count == 1, "Anna's fob once: \(beacons)")
-        #expect(anna.first?["beacon"] as? String == Self.annaFob.spec, "the identity she is provisioned with leads")
-        #expect(anna.first?["also"] as? [String] == [BeaconIdentity.address(Self.annaFobAddress).spec])
-        #expect(anna.first?["present"] as? Bool == true)
-        #expect((anna.first?["heard_s_ago"] as? Double).map { $0 >= 0 && $0 < 1 } == true, "\(beacons)")
-        let stranger = try #require(beacons.first { $0["driver"] == nil || $0["driver"] is NSNull })
-        #expect(stranger["also"] as? [String] == [BeaconIdentity.address(Self.strangerAddress).spec])
-        #expect(stranger["present"] as? Bool == false, "-95 dBm is below the presence threshold")
+        #expect(anna.first?.beacon == Self.annaFob.spec, "the identity she is provisioned with leads")
+        #expect(anna.first?.also == [BeaconIdentity.address(Self.annaFobAddress).spec])
+        #expect(anna.first?.present == true)
+        #expect(anna.first.map { $0.heardAgoMs >= 0 && $0.heardAgoMs < 1_000 } == true, "\(beacons)")
+        let stranger = try #require(beacons.first { $0.driver == nil })
+        #expect(stranger.also == [BeaconIdentity.address(Self.strangerAddress).spec])
+        #expect(stranger.present == false, "-95 dBm is below the presence threshold")
         // No identity shows up twice, as a line of its own or beside another.
-        let specs = beacons.flatMap { [$0["beacon"] as? String ?? ""] + ($0["also"] as? [String] ?? []) }
+        let specs = beacons.flatMap { [$0.beacon] + $0.also }
         #expect(Set(specs).count == specs.count && specs.count == 4, "\(specs)")
     }
 }

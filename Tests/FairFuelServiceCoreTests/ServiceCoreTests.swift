@@ -24,6 +24,8 @@ import Testing
         var provisioningChanges = 0
         var reopenRequests = 0
         var linkErrorSummaries: [(counts: LinkCounters, at: LinkMilliseconds)] = []
+        /// What the core told the uplink, in order: `driver NAME`, `driver none`, `records queued`.
+        var uplinkChanges: [String] = []
         private var encoder = FrameEncoder()
 
         /// `annaBeacon`: Anna's fob, provisioned as a technician would (nil: tag only).
@@ -49,6 +51,8 @@ import Testing
             case .provisioningChanged: provisioningChanges += 1
             case .reopenLink: reopenRequests += 1
             case let .recordLinkErrors(counts, at): linkErrorSummaries.append((counts, at))
+            case let .driverChanged(name): uplinkChanges.append("driver \(name ?? "none")")
+            case .recordsQueued: uplinkChanges.append("records queued")
             case .enforceRetention, .status: break
             }
         }
@@ -152,6 +156,8 @@ import Testing
         let ended = bench.stored.contains { if case let .sessionEnded(record) = $0 { record.driver == DriverID(1) } else { false } }
         #expect(ended)
         #expect(bench.control("session end", at: 6_000) == .now("ok: no session was open\n"))
+        // The uplink's driver state follows the session, and a closed trip has the outbox read.
+        #expect(bench.uplinkChanges == ["driver Anna", "driver none", "records queued"])
         #expect(bench.control("bogus", at: 6_000) == .now("error: unknown request 'bogus' (status, session end, reload)\n"))
     }
 
@@ -236,32 +242,26 @@ import Testing
         #expect(bench.control("reload", at: 200) == .now("ok: reloaded\n"))
     }
 
-    @Test func statusPlacesTheShellsFiguresBesideTheCoresOwn() throws {
+    @Test func statusSaysTheLinkAsAValue() throws {
         let bench = try Bench()
         bench.open()
         bench.hello(at: 10)
-        let text = bench.core.status(
-            shell: ShellStatus(storeBytes: 4_096, tripPointsWritten: 12, storeLost: StoreLossesJSON(json: "{\"trip_points\":0}")),
-            at: LinkMilliseconds(20))
-        let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
-        #expect(json["link"] as? String == "up")
-        #expect(json["port"] as? String == "/dev/ttyTEST")
-        #expect(json["opener"] as? String == "libserialport")
-        #expect(json["firmware"] as? String == "1.2.0")
-        #expect(json["store_bytes"] as? Int == 4_096)
-        #expect(json["trip_points_written"] as? Int == 12)
-        #expect((json["frames"] as? [String: Any])?["frames"] as? Int == 1)
-        #expect(json["gpsd"] == nil)
+        let status = bench.core.status(at: LinkMilliseconds(20))
+        #expect(status.link.state == .up)
+        #expect(status.link.port == "/dev/ttyTEST")
+        #expect(status.link.opener == "libserialport")
+        #expect(status.link.firmware.map { "\($0.major).\($0.minor).\($0.patch)" } == "1.2.0")
+        #expect(status.link.frames.frames == 1)
+        #expect(status.link.lastFrameAgeMs == 10)
     }
 
     @Test func withGPSDTheMCUsNMEAIsCountedAndLeftUnused() throws {
         let bench = try Bench(settings: ServiceCoreSettings(port: "/dev/ttyTEST", gnssSource: "gpsd"))
         bench.open()
         bench.mcu(.nmea(NMEAReport(mcuTimeMs: 100, sentence: ArraySlice("$GPRMC,120000.00,A,4807.038,N,01131.000,E,0.0,0.0,020326,,,A*5E".utf8))), at: 100)
-        let text = bench.core.status(shell: ShellStatus(gpsd: (connected: true, fixes: 0)), at: LinkMilliseconds(200))
-        let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
-        #expect(json["mcu_nmea_ignored"] as? Int == 1)
-        #expect(json["gpsd"] as? String == "connected")
-        #expect(json["gnss_fix"] as? Bool == false)
+        let status = bench.core.status(at: LinkMilliseconds(200))
+        #expect(status.gnss.mcuNMEAIgnored == 1)
+        #expect(status.gnss.source == "gpsd")
+        #expect(status.gnss.fix == false)
     }
 }

@@ -1,3 +1,4 @@
+import FairFuelCore
 import FairFuelSQLite
 @testable import FairFuelStore
 import Testing

@@ -271,22 +271,16 @@ public final class ServiceRuntime {
             write(wire)
         case let .record(output):
             recorder.record(output)
-            switch output {
-            case let .sessionStarted(driver, _):
-                uplink?.driverChanged(core.directory.name(of: driver) ?? "driver \(driver.rawValue)")
-            case .sessionEnded:
-                uplink?.recordsQueued()
-                uplink?.driverChanged(nil)
-                uplink?.figuresChanged()
-            default:
-                break
-            }
+        case let .driverChanged(name):
+            uplink?.driverChanged(name)
+        case .recordsQueued:
+            uplink?.recordsQueued()
+            uplink?.figuresChanged()
         case .retryStoreWrites:
             checkStoreFile()
             recorder.retryStoreWrites()
         case let .recordLinkErrors(counts, at):
-            let detail = counts.named.filter { $0.name != "frames" && $0.value > 0 }.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
-            recorder.recordLinkErrors(detail, at: at)
+            recorder.recordLinkErrors(counts, at: at)
         case let .enforceRetention(nowUTCMs):
             recorder.flush()
             do {
@@ -462,23 +456,15 @@ public final class ServiceRuntime {
     /// Link state, firmware, frame counters, GNSS, beacons in range, session and store size.
     public func statusJSON() -> String {
         let sizes = TripStore.fileSizes(at: options.storePath)
+        let unsaved = recorder.unsavedLosses
         let shell = ShellStatus(
-            storeBytes: sizes.database.map { $0 + sizes.wal + sizes.sharedMemory },
-            sessionsResumed: recorder.sessionsResumed, tripPointsWritten: recorder.pointsWritten,
-            storeRefusingWrites: recorder.storeRefusing, storePendingRecords: recorder.pendingRecordCount,
-            storeLost: StoreLossesJSON(json: (lostBefore + recorder.losses).jsonObject),
-            storeLostUnsaved: recorder.unsavedLosses.recordsThatMatter + recorder.unsavedLosses.tripPoints + recorder.unsavedLosses.events,
-            gpsd: gpsd.map { ($0.isConnected, Int($0.counters.fixes)) },
-            storeDatabaseBytes: sizes.database, storeWALBytes: sizes.wal, storeReserveBytes: sizes.reserve)
-        let status = core.status(shell: shell, at: clock.now)
-        // The store and the uplink are the shell's alone: the estimated fuel in the tank (the
-        // store's, null before a full-tank refuel or when the store cannot be read) and the
-        // uplink's object are added to the core's answer.
-        guard status.hasSuffix("}") else { return status }
-        var added = JSONLine()
-        added.add("tank_l", (try? store.estimatedTankLiters()) ?? nil, decimals: 3)
-        added.add("store_note", storeNote)
-        if let uplink { added.addRaw("uplink", json: uplink.statusJSON()) }
-        return String(status.dropLast()) + "," + added.string.dropFirst()
+            storeBytes: sizes.database.map { $0 + sizes.wal + sizes.sharedMemory }, storeDatabaseBytes: sizes.database,
+            storeWALBytes: sizes.wal, storeReserveBytes: sizes.reserve, sessionsResumed: recorder.sessionsResumed,
+            tripPointsWritten: recorder.pointsWritten, storeRefusingWrites: recorder.storeRefusing,
+            storePendingRecords: recorder.pendingRecordCount, storeLost: lostBefore + recorder.losses,
+            storeLostUnsaved: unsaved.recordsThatMatter + unsaved.tripPoints + unsaved.events,
+            gpsd: gpsd.map { ($0.isConnected, Int($0.counters.fixes)) }, tankLiters: (try? store.estimatedTankLiters()) ?? nil,
+            storeNote: storeNote, uplinkJSON: uplink?.statusJSON())
+        return core.status(at: clock.now).json(shell: shell)
     }
 }

@@ -2,16 +2,16 @@ import FairFuelConfiguration
 import FairFuelCore
 import FairFuelDomain
 import FairFuelEdges
+import FairFuelServiceCore
 import FairFuelStore
 
 /// The MQTT uplink inside the service's poll loop: an `MQTTClient` fed from the loop (its socket
 /// in the poll set, no thread) publishing the store's outbox in order with QoS 1, each message
-/// marked sent only on its PUBACK, at most `publish_per_s` a second.
+/// marked sent only on its PUBACK. What to publish and when is `UplinkCore`'s; this shell reads
+/// the outbox, publishes and marks messages sent as it says.
 ///
-/// A connection that drops abandons what was in flight: publishing starts again from the oldest
-/// pending message after the next CONNACK (a consumer drops duplicates by `message_id`). A
-/// refusal or an unreadable file is logged once per kind of failure, and `statusJSON` shows it;
-/// recording never depends on the uplink.
+/// A refusal or an unreadable file is logged once per kind of failure, and `statusJSON` shows
+/// it; recording never depends on the uplink.
 final class UplinkPublisher {
     let settings: BoardProfile.Uplink
     private let store: TripStore
@@ -20,28 +20,10 @@ final class UplinkPublisher {
     private(set) var client: MQTTClient?
     /// Why there is no client (an unreadable credentials or certificate file, no libmosquitto).
     private(set) var setupError: String?
-    /// libmosquitto's message id → the outbox message it carries, on this connection.
-    private var inflight: [Int32: OutboxMessageID] = [:]
-    /// The newest outbox message published on this connection; the next comes after it.
-    private var lastPublished: OutboxMessageID?
-    /// The token bucket of the rate limit: messages that may go now, refilled at `publish_per_s`.
-    private var tokens: Double
-    private var tokensAtMs: Int64 = 0
-    /// The last pump found more to publish than the limit or the in-flight window let out.
-    private var backlog = false
-    /// With nothing pending, the outbox is read again only after this (or after `recordsQueued`):
-    /// a busy link wakes the loop hundreds of times a second, and the outbox changes far less often.
-    private var nextIdleReadMs: Int64 = .min
-    /// How long an outbox found empty is trusted to stay empty without a `recordsQueued`.
-    static let idleReadIntervalMs: Int64 = 1_000
-    /// The failure last logged, so that a broker down for days logs one line, not one per attempt.
-    private var loggedFailure: String?
-    private(set) var acknowledged: UInt64 = 0
-    private(set) var rejected: UInt64 = 0
+    /// The rate limit, the in-flight window and what a PUBACK or a disconnect means.
+    private(set) var core: UplinkCore
     /// The vehicle's time zone as last read (name, rules): read again only when the name changes.
     private var zoneCache: (name: String, rules: TimeZoneRules)?
-    /// Most messages awaiting their PUBACK at once.
-    static let inflightWindow = 16
     /// Home Assistant's discovery; nil when `homeassistant_prefix` is empty.
     let homeAssistant: HomeAssistantDiscovery?
     /// The driver of the open session, by name; nil: none.
@@ -60,7 +42,7 @@ final class UplinkPublisher {
         let vehicle = try store.vehicleUplinkID()
         statusTopic = settings.statusTopic(vehicleID: vehicle)
         homeAssistant = settings.homeAssistantPrefix.isEmpty ? nil : HomeAssistantDiscovery(settings: settings, vehicleID: vehicle)
-        tokens = Double(settings.publishPerSecond)
+        core = UplinkCore(publishPerSecond: settings.publishPerSecond)
         commands = FleetCommandReceiver(topicPrefix: settings.topicPrefix, vehicleID: vehicle, store: store, logger: logger)
         do throws(MQTTClientError) {
             var credentials: MQTTCredentials?
@@ -86,7 +68,7 @@ final class UplinkPublisher {
     }
 
     func start(nowMs: Int64) {
-        tokensAtMs = nowMs
+        core.start(nowMs: nowMs)
         client?.start(nowMs: nowMs)
     }
 
@@ -101,7 +83,7 @@ final class UplinkPublisher {
     }
 
     /// Records were written (a trip closed, the CLI asked for a reload after a refuel): read the outbox at the next pump.
-    func recordsQueued() { nextIdleReadMs = .min }
+    func recordsQueued() { core.recordsQueued() }
 
     // MARK: Poll loop
 
@@ -115,9 +97,7 @@ final class UplinkPublisher {
     func millisecondsUntilWork(nowMs: Int64) -> Int64? {
         guard let client, let due = client.nextServiceMs(nowMs: nowMs) else { return nil }
         var wait = due - nowMs
-        if backlog && client.state == .connected {
-            wait = min(wait, max(1, Int64((1 - min(tokens, 1)) * 1000 / Double(settings.publishPerSecond))))
-        }
+        if client.state == .connected, let untilToken = core.millisecondsUntilToken() { wait = min(wait, untilToken) }
         return max(0, wait)
     }
 
@@ -132,30 +112,18 @@ final class UplinkPublisher {
 
     /// Publishes pending outbox messages after the last one published, within the rate limit and the in-flight window.
     private func pump(nowMs: Int64) {
-        guard let client, client.state == .connected, backlog || nowMs >= nextIdleReadMs else { return }
-        let rate = Double(settings.publishPerSecond)
-        tokens = min(rate, tokens + Double(max(0, nowMs - tokensAtMs)) * rate / 1000)
-        tokensAtMs = nowMs
-        let room = min(Int(tokens), Self.inflightWindow - inflight.count)
-        guard room > 0 else {
-            backlog = true
-            return
-        }
+        guard let client, client.state == .connected, let read = core.outboxRead(nowMs: nowMs) else { return }
         let messages: [OutboxMessage]
         do {
-            messages = try store.pendingOutboxMessages(after: lastPublished, limit: room + 1)
+            messages = try store.pendingOutboxMessages(after: read.after, limit: read.limit)
         } catch {
             logger.warning("uplink: cannot read the outbox: \(error)")
             return
         }
-        backlog = messages.count > room
-        nextIdleReadMs = messages.isEmpty ? nowMs + Self.idleReadIntervalMs : .min
-        for message in messages.prefix(room) {
+        for message in messages.prefix(core.outboxFound(messages.count, nowMs: nowMs)) {
             do {
                 let messageID = try client.publish(topic: message.topic, payload: message.payload, retained: message.retained)
-                inflight[messageID] = message.id
-                lastPublished = message.id
-                tokens -= 1
+                core.published(message.id, as: messageID)
             } catch {
                 logger.warning("uplink: cannot publish outbox message \(message.id): \(error)")
                 return
@@ -166,10 +134,7 @@ final class UplinkPublisher {
     // MARK: Client events
 
     private func connected() {
-        nextIdleReadMs = .min
-        inflight.removeAll()
-        lastPublished = nil
-        loggedFailure = nil
+        core.connected()
         logger.notice("uplink connected to \(settings.url) as \(client?.configuration.clientID ?? "?")")
         _ = try? client?.publish(topic: statusTopic, payload: Array("online".utf8), retained: true)
         do { try client?.subscribe(commands.commandTopic) } catch { logger.warning("uplink: cannot subscribe to \(commands.commandTopic): \(error)") }
@@ -191,13 +156,17 @@ final class UplinkPublisher {
     }
 
     private func acknowledged(messageID: Int32, reasonCode: Int32) {
-        guard let outboxID = inflight.removeValue(forKey: messageID) else { return }  // the status message
-        guard reasonCode < 0x80 else {
-            rejected += 1
+        switch core.acknowledge(messageID: messageID, reasonCode: reasonCode) {
+        case nil:
+            return  // the status message, Home Assistant's
+        case let .refused(outboxID, reasonCode):
             logger.warning("uplink: the broker refused outbox message \(outboxID) (reason code \(reasonCode)); it stays in the outbox")
-            return
+        case let .delivered(outboxID):
+            markSent(outboxID)
         }
-        acknowledged += 1
+    }
+
+    private func markSent(_ outboxID: OutboxMessageID) {
         do {
             try store.markOutboxMessageSent(outboxID)
         } catch {
@@ -207,11 +176,8 @@ final class UplinkPublisher {
     }
 
     private func disconnected(error: MQTTClientError, abandoned: Int) {
-        inflight.removeAll()
-        lastPublished = nil
         let failure = error.description
-        if failure != loggedFailure {
-            loggedFailure = failure
+        if core.disconnected(failure: failure) {
             let retry = client.flatMap { if case let .waiting(at) = $0.state { at } else { nil } }
             logger.warning("uplink to \(settings.url): \(failure)" + (abandoned > 0 ? "; \(abandoned) message(s) without PUBACK go again" : "")
                 + (retry != nil ? "; retrying with backoff" : ""))
@@ -333,10 +299,10 @@ final class UplinkPublisher {
             json.add("state", state)
             json.add("error", client.lastError?.description)
             json.add("connects", Int(client.counters.connects))
-            json.add("inflight", inflight.count)
+            json.add("inflight", core.inflightCount)
         }
-        json.add("acknowledged", Int(acknowledged))
-        json.add("rejected", Int(rejected))
+        json.add("acknowledged", Int(core.acknowledged))
+        json.add("rejected", Int(core.rejected))
         var commandCounts = JSONLine()
         commandCounts.add("applied", commands.applied)
         commandCounts.add("refused", commands.refused)
