@@ -296,7 +296,7 @@ extension TripStore {
                     .text(kind), .int(max(1, kindCap)))
             }
             // By rows, not by ids: rows a kind's own cap removed leave room for the others.
-            if try eventLogMayExceedItsCap() { try deleteEventsPastTheCap() }
+            if try retention.eventLogMayExceedItsCap() { try retention.deleteEventsPastTheCap() }
         }
     }
 
