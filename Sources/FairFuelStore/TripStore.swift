@@ -48,6 +48,8 @@ public final class TripStore {
     let retention: RetentionRepository
     /// The uplink's queue of messages (`TripStore+Outbox.swift` forwards).
     let outbox: OutboxRepository
+    /// Drivers, tags and beacons (`TripStore+Provisioning.swift` forwards).
+    let provisioning: ProvisioningRepository
     /// When set, every finished trip, refuel, split and correction queues its uplink message in
     /// the record's own transaction (TripStore+Uplink.swift); nil: no uplink, nothing queued.
     public var uplink: OutboxUplink?
@@ -65,6 +67,7 @@ public final class TripStore {
         self.database = database
         retention = RetentionRepository(database: database)
         outbox = OutboxRepository(database: database)
+        provisioning = ProvisioningRepository(database: database)
         chunkBuffer.reserveCapacity(2 * TrackChunkCodec.maximumBlobBytes)
         guard !database.readOnly else { return }
         restoreDiskReserve()
