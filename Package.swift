@@ -84,7 +84,7 @@ let package = Package(
         // arguments follow: parsed from text, so reading the files is the caller's (Edges, the shell).
         .target(
             name: "FairFuelConfiguration",
-            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelStore"]),
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain"]),
         .target(
             name: "FairFuelEdges",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "CSerialPort", "CGPS", "CPosixShims", "CMosquitto"]),
@@ -208,7 +208,7 @@ let package = Package(
             name: "FairFuelSimulationTests",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelSimulation", "TestSupport"]),
         .testTarget(
-            name: "CLITests", dependencies: ["fairfuel", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelPull", "FairFuelStore", "TestSupport"],
+            name: "CLITests", dependencies: ["fairfuel", "FairFuelConfiguration", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelPull", "FairFuelStore", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "FairFuelWebTests",
