@@ -50,6 +50,8 @@ public final class TripStore {
     let outbox: OutboxRepository
     /// Drivers, tags and beacons (`TripStore+Provisioning.swift` forwards).
     let provisioning: ProvisioningRepository
+    /// The family book's queries: the fuel log, the shares, the fuel traces (`TripStore+Refuels.swift` forwards).
+    let book: BookRepository
     /// When set, every finished trip, refuel, split and correction queues its uplink message in
     /// the record's own transaction (TripStore+Uplink.swift); nil: no uplink, nothing queued.
     public var uplink: OutboxUplink?
@@ -68,6 +70,7 @@ public final class TripStore {
         retention = RetentionRepository(database: database)
         outbox = OutboxRepository(database: database)
         provisioning = ProvisioningRepository(database: database)
+        book = BookRepository(database: database)
         chunkBuffer.reserveCapacity(2 * TrackChunkCodec.maximumBlobBytes)
         guard !database.readOnly else { return }
         restoreDiskReserve()
