@@ -65,19 +65,7 @@ public enum UplinkPayload {
         var fields = JSONLine()
         fields.add("driver", session.driver == nil ? nil : session.driverName)
         fields.add("driver_uuid", driverUUID)
-        fields.add("start_utc", utc(session.startUTCMs))
-        fields.add("end_utc", utc(session.endUTCMs))
-        fields.add("end_reason", session.reportedEndReason)
-        fields.add("distance_km", session.distanceMeters / 1000, decimals: 3)
-        fields.add("duration_s", session.durationMs / 1000)
-        fields.add("idle_s", session.idleMs / 1000)
-        fields.add("harsh_accel", session.harshAccelerations)
-        fields.add("harsh_brake", session.harshBrakings)
-        fields.add("max_speed_kmh", session.maximumSpeedMetersPerSecond * 3.6, decimals: 1)
-        fields.add("fuel_l", session.fuelLiters, decimals: 3)
-        fields.add("moving_s", session.movingMs / 1000)
-        fields.add("stopped_utc", utc(session.stoppedUTCMs))
-        fields.add("driver_left_utc", utc(session.driverLeftUTCMs))
+        addTripSummary(session, to: &fields)
         // At the resolution of a USB pull, so that a hub's sums equal the pulls' to the last digit.
         fields.add("distance_m", session.distanceMeters, decimals: 1)
         fields.add("fuel_ml", session.fuelLiters * 1000, decimals: 1)
@@ -99,6 +87,23 @@ public enum UplinkPayload {
             }))
         }
         return fields
+    }
+
+    /// A trip's summary fields, from `start_utc` to `driver_left_utc`, shared by the uplink and `trips --json`.
+    public static func addTripSummary(_ trip: some TripSummary, to fields: inout JSONLine) {
+        fields.add("start_utc", utc(trip.startUTCMs))
+        fields.add("end_utc", utc(trip.endUTCMs))
+        fields.add("end_reason", trip.reportedEndReason)
+        fields.add("distance_km", trip.distanceMeters / 1000, decimals: 3)
+        fields.add("duration_s", trip.durationMs / 1000)
+        fields.add("idle_s", trip.idleMs / 1000)
+        fields.add("harsh_accel", trip.harshAccelerations)
+        fields.add("harsh_brake", trip.harshBrakings)
+        fields.add("max_speed_kmh", trip.maximumSpeedMetersPerSecond * 3.6, decimals: 1)
+        fields.add("fuel_l", trip.fuelLiters, decimals: 3)
+        fields.add("moving_s", trip.movingMs / 1000)
+        fields.add("stopped_utc", utc(trip.stoppedUTCMs))
+        fields.add("driver_left_utc", utc(trip.driverLeftUTCMs))
     }
 
     /// A deleted trip's or removed refuel's last message: `"deleted":true`, no other field.
