@@ -52,6 +52,8 @@ public final class TripStore {
     let provisioning: ProvisioningRepository
     /// The family book's queries: the fuel log, the shares, the fuel traces (`TripStore+Refuels.swift` forwards).
     let book: BookRepository
+    /// Runs, sessions and their tracks (`TripStore+Sessions.swift` forwards).
+    let sessionsRepository: SessionRepository
     /// When set, every finished trip, refuel, split and correction queues its uplink message in
     /// the record's own transaction (TripStore+Uplink.swift); nil: no uplink, nothing queued.
     public var uplink: OutboxUplink?
@@ -71,6 +73,7 @@ public final class TripStore {
         outbox = OutboxRepository(database: database)
         provisioning = ProvisioningRepository(database: database)
         book = BookRepository(database: database)
+        sessionsRepository = SessionRepository(database: database)
         chunkBuffer.reserveCapacity(2 * TrackChunkCodec.maximumBlobBytes)
         guard !database.readOnly else { return }
         restoreDiskReserve()
