@@ -181,7 +181,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "FairFuelConfigurationTests",
-            dependencies: ["FairFuelLink", "FairFuelParsers", "FairFuelStore", "FairFuelConfiguration", "FairFuelEdges", "TestSupport"]),
+            dependencies: ["FairFuelLink", "FairFuelParsers", "FairFuelConfiguration", "FairFuelEdges", "TestSupport"]),
         .testTarget(
             name: "FairFuelReportsTests",
             dependencies: ["FairFuelCore", "FairFuelDomain", "FairFuelStore", "FairFuelReports", "TestSupport"],
