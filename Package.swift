@@ -79,7 +79,7 @@ let package = Package(
         // arguments follow: parsed from text, so reading the files is the caller's (Edges, the shell).
         .target(
             name: "FairFuelConfiguration",
-            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelStore"]),
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain"]),
         .target(
             name: "FairFuelEdges",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "CSerialPort", "CGPS", "CPosixShims", "CMosquitto"]),
@@ -187,7 +187,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "FairFuelConfigurationTests",
-            dependencies: ["FairFuelLink", "FairFuelParsers", "FairFuelStore", "FairFuelConfiguration", "FairFuelEdges", "TestSupport"]),
+            dependencies: ["FairFuelLink", "FairFuelParsers", "FairFuelConfiguration", "FairFuelEdges", "TestSupport"]),
         .testTarget(
             name: "FairFuelReportsTests",
             dependencies: ["FairFuelCore", "FairFuelDomain", "FairFuelStore", "FairFuelReports", "TestSupport"],
@@ -218,7 +218,7 @@ let package = Package(
                 "FairFuelSimulationRunner", "TestSupport",
             ]),
         .testTarget(
-            name: "CLITests", dependencies: ["fairfuel", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelPull", "FairFuelStore", "TestSupport"],
+            name: "CLITests", dependencies: ["fairfuel", "FairFuelConfiguration", "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelEdges", "FairFuelPull", "FairFuelStore", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "FairFuelWebTests",

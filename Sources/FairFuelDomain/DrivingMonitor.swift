@@ -41,40 +41,15 @@ public struct DrivingMonitor: Sendable {
     private var sessionFuelStart = Liters.zero
     private var lastTripPointAt: LinkMilliseconds?
     private var untracked: UntrackedDriving?
-    /// The last driver's trip that a drive without a tap may continue.
-    private var candidate: ContinuationCandidate?
-    /// Since when the car has been moving while `candidate` waits for evidence, and how far.
-    private var pendingSince: LinkMilliseconds?
-    /// When the car moved off, while `pendingSince` is set: that step's time, or, when the step
-    /// came after a GNSS outage it was bridged across (a tunnel, a car park's ramp), the last fix
-    /// before the outage, where the car still stood.
-    private var pendingMovedOffAt: LinkMilliseconds?
+    /// The last driver's trip that a drive without a tap may continue, and the rules that judge it.
+    private var continuity: ContinuityJudge
     /// The previous motion step's time.
     private var lastMotionStepAt: LinkMilliseconds?
     /// A trip offered at start-up, once its stored times are mapped: how long it had run and
     /// when the car stopped, for the engine's warmth at the next running sample.
     private var warmthToSet: (drivenMs: Int64, stoppedAt: LinkMilliseconds)?
-    private var pendingMeters = 0.0
-    /// The driver of a trip whose continuation was refused: a candidate for the untracked
-    /// drive that follows, until the car stands still again.
-    private var refusedDriver: DriverID?
-    /// The session open when the MCU restarted, with its last fix on the old MCU's clock: the
-    /// first fix that anchors UTC again says whether the trip can be going on (`judgeAcrossRestart`).
-    private var openAcrossRestart: OpenAcrossRestart?
     /// Set while a session is ended at its last fix rather than now (`judgeAcrossRestart`).
     private var endingAtLastFix: (endedAt: LinkMilliseconds, lastFixAt: LinkMilliseconds)?
-
-    struct OpenAcrossRestart: Sendable {
-        var driver: DriverID
-        var startedAt: LinkMilliseconds
-        var startUTCMs: Int64
-        var lastFixAt: LinkMilliseconds
-        var lastFixUTCMs: Int64
-        var latitude: Double
-        var longitude: Double
-        /// When a fix first put the car somewhere it could not have reached (`judgeAcrossRestart`).
-        var implausibleSince: LinkMilliseconds?
-    }
 
     public init(configuration: MonitorConfiguration, directory: DriverDirectory, fuel: FuelEstimator) {
         self.configuration = configuration
@@ -86,6 +61,7 @@ public struct DrivingMonitor: Sendable {
         machine = SessionMachine(cooldownMs: configuration.session.cooldownMs)
         trip = TripMeter(thresholds: configuration.motion, stoppedBelowMetersPerSecond: configuration.session.stoppedBelowMetersPerSecond)
         self.fuel = fuel
+        continuity = ContinuityJudge(rules: configuration.continuity, maximumMetersPerSecond: configuration.motion.maximumMetersPerSecond)
     }
 
     /// The open session's metrics so far (nil when idle).
@@ -126,11 +102,11 @@ public struct DrivingMonitor: Sendable {
     /// Hands over the store's last trip at start-up; the continuity rules decide once the
     /// receiver's UTC maps its stored times onto link time. Call before the first event.
     public mutating func offer(_ trip: InterruptedTrip) {
-        candidate = ContinuationCandidate(
+        continuity.wait(for: ContinuationCandidate(
             driver: trip.driver, origin: trip.isOpen ? .restart : .stop, startedAt: nil, stopBeganAt: nil,
             startUTCMs: trip.startUTCMs, stopBeganUTCMs: trip.lastUTCMs, standingSinceUTCMs: trip.standingSinceUTCMs,
             metrics: trip.metrics, latitude: trip.latitude, longitude: trip.longitude, lastSpeed: trip.lastSpeed,
-            sessionOpen: trip.isOpen, bridge: nil, held: trip.held)
+            sessionOpen: trip.isOpen, bridge: nil, held: trip.held))
         // A restart mid-trip finds the engine as warm as the trip made it (what is left of the
         // warm-up's extra fuel still comes); how long it has cooled since is known once the
         // receiver's time maps the stored stop (`resolvedCandidate`).
@@ -139,7 +115,7 @@ public struct DrivingMonitor: Sendable {
 
     /// The driver whose trip may still go on without a tap, and why; nil when none.
     public var continuationCandidate: (driver: DriverID, origin: ContinuationOrigin, waitingForBeacon: Bool)? {
-        candidate.map { ($0.driver, $0.origin, pendingSince != nil) }
+        continuity.candidate.map { ($0.driver, $0.origin, continuity.moveOff != nil) }
     }
 
     /// Handles one event; `emit` receives every output in order.
@@ -155,7 +131,7 @@ public struct DrivingMonitor: Sendable {
             if wasIdle && driver != nil {
                 // A tap says who drives now: no continuation, whoever's trip it was.
                 dropCandidate(at: time, emit)
-                refusedDriver = nil
+                continuity.refusedDriver = nil
                 flushUntracked(emit)
             }
             var signals = SignalBuffer()
@@ -177,16 +153,16 @@ public struct DrivingMonitor: Sendable {
             }
             if reading == .moved, let offset = utc.offsetMs {
                 emit(.utcAnchored(offsetMs: offset, at: time))
-                if let open = openAcrossRestart, let receiverUTC = fix.utc {
+                if let open = continuity.openAcrossRestart, let receiverUTC = fix.utc {
                     judgeAcrossRestart(open, fixUTCMs: receiverUTC.millisecondsSinceEpoch, fix: fix, at: time, offsetMs: offset, emit)
                 }
-            } else if let open = openAcrossRestart, open.implausibleSince != nil, fix.latitude != nil, fix.longitude != nil,
+            } else if let open = continuity.openAcrossRestart, open.implausibleSince != nil, fix.latitude != nil, fix.longitude != nil,
                 let offset = utc.offsetMs, let receiverUTC = fix.utc
             {
                 judgeAcrossRestart(open, fixUTCMs: receiverUTC.millisecondsSinceEpoch, fix: fix, at: time, offsetMs: offset, emit)
             }
             // A fix the judgement is still waiting out is not the trip's: the motion never sees it.
-            if openAcrossRestart?.implausibleSince != nil { break }
+            if continuity.openAcrossRestart?.implausibleSince != nil { break }
             if let step = motion.accept(fix, at: time) { record(step, emit) }
         case let .ignition(on, _):
             ignitionOn = on
@@ -200,13 +176,13 @@ public struct DrivingMonitor: Sendable {
             if let offset = utc.offsetMs {
                 // What was driven before is stamped with the clock it was measured on (driving
                 // held for a trip that may go on stays held: that trip takes it back).
-                if candidate == nil { flushUntracked(emit) }
+                if continuity.candidate == nil { flushUntracked(emit) }
                 // The open trip goes on only if the receiver's next time says it can (another MCU,
                 // or this one after days, is not the same drive).
-                openAcrossRestart = nil
+                continuity.openAcrossRestart = nil
                 if let driver = machine.driver, let start = machine.startedAt, let last = motion.lastAccepted {
                     let lastFixAt = max(last.time, start)
-                    openAcrossRestart = OpenAcrossRestart(
+                    continuity.openAcrossRestart = ContinuityJudge.OpenAcrossRestart(
                         driver: driver, startedAt: start, startUTCMs: start.value + offset, lastFixAt: lastFixAt,
                         lastFixUTCMs: lastFixAt.value + offset, latitude: last.latitude, longitude: last.longitude)
                 }
@@ -237,7 +213,7 @@ public struct DrivingMonitor: Sendable {
     /// Driving held while a continuation waits for its driver's beacon is reported too,
     /// with that driver among its candidates.
     public mutating func flushUntracked(_ emit: (DomainOutput) -> Void) {
-        if let waiting = candidate, untracked != nil { untracked!.candidates.insert(waiting.driver) }
+        if let waiting = continuity.candidate, untracked != nil { untracked!.candidates.insert(waiting.driver) }
         if let chunk = untracked, chunk.distance.value > 0 || chunk.fuel.value > 0 {
             emit(.untrackedDriving(chunk))
         }
@@ -250,7 +226,7 @@ public struct DrivingMonitor: Sendable {
             // A car stopped as long as a session's end needs has ended a drive nobody tapped in
             // for: its last chunk goes out now, so that driving after a park is a stretch of
             // its own (the store joins only chunks back to back), never one drive across it.
-            if untracked != nil, candidate == nil, parkedAt(time) {
+            if untracked != nil, continuity.candidate == nil, parkedAt(time) {
                 flushUntracked(emit)
             }
             return
@@ -283,7 +259,7 @@ public struct DrivingMonitor: Sendable {
         // it to idle the engine, so the departure wait bills no idle fuel; nor does the wait for
         // that driver's trip to go on (a fuel stop that ended the session, a restart mid-stop,
         // which knows nothing of how long the car has stood).
-        if let driver = machine.driver ?? candidate?.driver, directory.hasBeacon(driver),
+        if let driver = machine.driver ?? continuity.candidate?.driver, directory.hasBeacon(driver),
            !presence.isPresent(driver: driver, at: now), motion.hasBeenStopped(forMs: 0, at: now)
         {
             return false
@@ -311,10 +287,10 @@ public struct DrivingMonitor: Sendable {
         } else {
             fuel.pause()
         }
-        if machine.driver == nil && candidate != nil { considerContinuation(step, emit) }
+        if machine.driver == nil && continuity.candidate != nil { considerContinuation(step, emit) }
         lastMotionStepAt = step.time
-        if refusedDriver != nil && motion.hasBeenStopped(forMs: configuration.session.stoppedMs, at: step.time) {
-            refusedDriver = nil
+        if continuity.refusedDriver != nil && motion.hasBeenStopped(forMs: configuration.session.stoppedMs, at: step.time) {
+            continuity.refusedDriver = nil
         }
         if let driver = machine.driver {
             trip.add(step)
@@ -330,11 +306,11 @@ public struct DrivingMonitor: Sendable {
             chunk.to = step.time
             chunk.distance += distance
             chunk.fuel += fuelDelta
-            if let refusedDriver { chunk.candidates.insert(refusedDriver) }
+            if let refused = continuity.refusedDriver { chunk.candidates.insert(refused) }
             noteFobsAboard(in: &chunk.candidates, at: step.time)
             untracked = chunk
             // Held whole while a continuation may still take it back into the trip.
-            if candidate == nil && chunk.to.value - chunk.from.value >= configuration.untrackedChunkMs { flushUntracked(emit) }
+            if continuity.candidate == nil && chunk.to.value - chunk.from.value >= configuration.untrackedChunkMs { flushUntracked(emit) }
         }
     }
 
@@ -368,11 +344,10 @@ public struct DrivingMonitor: Sendable {
             emit(.sessionEnded(record))
             if reason == .departed {
                 // The driver may come back and drive on without a tap (ContinuityThresholds).
-                candidate = ContinuationCandidate(
+                continuity.wait(for: ContinuationCandidate(
                     driver: driver, origin: .stop, startedAt: startedAt, stopBeganAt: record.stoppedAt ?? at,
                     startUTCMs: nil, stopBeganUTCMs: nil, metrics: metrics, latitude: motion.lastAccepted?.latitude,
-                    longitude: motion.lastAccepted?.longitude, lastSpeed: .zero, sessionOpen: false, bridge: nil)
-                pendingSince = nil
+                    longitude: motion.lastAccepted?.longitude, lastSpeed: .zero, sessionOpen: false, bridge: nil))
             }
         case let .feedback(pattern):
             emit(.feedback(pattern))
@@ -392,16 +367,16 @@ extension DrivingMonitor {
     /// multipath epoch, can be hundreds of metres off, so the fixes that follow are judged too
     /// (and kept from the trip) until one is reachable or `implausibleFixWindowMs` has passed.
     fileprivate mutating func judgeAcrossRestart(
-        _ open: OpenAcrossRestart, fixUTCMs: Int64, fix: GNSSFix, at time: LinkMilliseconds, offsetMs: Int64,
+        _ open: ContinuityJudge.OpenAcrossRestart, fixUTCMs: Int64, fix: GNSSFix, at time: LinkMilliseconds, offsetMs: Int64,
         _ emit: (DomainOutput) -> Void
     ) {
-        openAcrossRestart = nil
+        continuity.openAcrossRestart = nil
         guard machine.driver == open.driver, machine.startedAt == open.startedAt else { return }
         let rules = configuration.continuity
         let gapMs = fixUTCMs - open.lastFixUTCMs
         var reachable = true
         if let latitude = fix.latitude, let longitude = fix.longitude {
-            reachable = couldCover(
+            reachable = continuity.couldCover(
                 Geodesy.distance(latitude1: open.latitude, longitude1: open.longitude, latitude2: latitude, longitude2: longitude),
                 inMs: gapMs)
         }
@@ -410,8 +385,8 @@ extension DrivingMonitor {
         if !backwards && gapMs <= rules.sameTripMaxStopMs {
             // Only the position says so: wait for the receiver to agree with itself.
             var waiting = open
-            if waitsOutImplausibleFix(since: &waiting.implausibleSince, at: time) {
-                openAcrossRestart = waiting
+            if continuity.waitsOutImplausibleFix(since: &waiting.implausibleSince, at: time) {
+                continuity.openAcrossRestart = waiting
                 return
             }
         }
@@ -431,12 +406,10 @@ extension DrivingMonitor {
         guard !backwards && reachable else { return }
         // Judged afresh, on the receiver's time: a new session for the driver within the new-trip
         // stop, with their beacon aboard; untracked otherwise.
-        candidate = ContinuationCandidate(
+        continuity.wait(for: ContinuationCandidate(
             driver: open.driver, origin: .restart, startedAt: nil, stopBeganAt: nil, startUTCMs: open.startUTCMs,
             stopBeganUTCMs: open.lastFixUTCMs, standingSinceUTCMs: nil, metrics: metrics, latitude: open.latitude,
-            longitude: open.longitude, lastSpeed: .zero, sessionOpen: false, bridge: nil)
-        pendingSince = nil
-        pendingMeters = 0
+            longitude: open.longitude, lastSpeed: .zero, sessionOpen: false, bridge: nil))
     }
 
     /// A motion step while a continuation waits: measures a restart's gap at the first fix,
@@ -454,9 +427,9 @@ extension DrivingMonitor {
             if let latitude = waiting.latitude, let longitude = waiting.longitude {
                 chord = Geodesy.distance(latitude1: latitude, longitude1: longitude, latitude2: step.latitude, longitude2: step.longitude)
             }
-            guard gapMs >= -configuration.continuity.clockToleranceMs, chord.map({ couldCover($0, inMs: gapMs) }) ?? true else {
-                let waitingOut = waitsOutImplausibleFix(since: &waiting.implausibleFixSince, at: step.time)
-                candidate = waiting
+            guard gapMs >= -configuration.continuity.clockToleranceMs, chord.map({ continuity.couldCover($0, inMs: gapMs) }) ?? true else {
+                let waitingOut = continuity.waitsOutImplausibleFix(since: &waiting.implausibleFixSince, at: step.time)
+                continuity.candidate = waiting
                 if !waitingOut { dropCandidate(at: step.time, emit) }
                 return
             }
@@ -473,26 +446,20 @@ extension DrivingMonitor {
             }
             waiting.bridge = bridge
         }
-        candidate = waiting
+        continuity.candidate = waiting
         // The gated speed: GNSS wander in a parked car is not moving off. A straight line bridged
         // across an outage is: the car was somewhere else when the receiver saw it again.
         let moving = step.speed.value >= configuration.session.stoppedBelowMetersPerSecond || step.bridgesAnOutage
-        if waiting.origin == .restart && waiting.sessionOpen && pendingSince == nil {
-            candidate?.standing(moving: moving, afterGap: step.afterGap, at: step.time)
+        if waiting.origin == .restart && waiting.sessionOpen && continuity.moveOff == nil {
+            continuity.candidate?.standing(moving: moving, afterGap: step.afterGap, at: step.time)
         }
-        if let since = pendingSince {
-            pendingMeters += step.distance.value
-            if !moving && pendingMeters < Self.movedOffMeters && step.time.value - since.value > configuration.continuity.decisionWindowMs {
-                // A moment of speed noise, not a drive: keep waiting for the real one.
-                pendingSince = nil
-                pendingMeters = 0
-                return
-            }
+        if continuity.moveOff != nil {
+            // False: a moment of speed noise, not a drive; the trip waits for the real one.
+            guard continuity.stepWhileDeciding(meters: step.distance.value, moving: moving, at: step.time) else { return }
         } else {
             guard moving || backBeforeTheTripCouldEnd(waiting, at: step.time) else { return }
-            pendingSince = step.time
-            pendingMovedOffAt = step.bridgesAnOutage ? lastMotionStepAt ?? step.time : step.time
-            pendingMeters = step.distance.value
+            continuity.startDeciding(
+                at: step.time, movedOffAt: step.bridgesAnOutage ? lastMotionStepAt ?? step.time : step.time, meters: step.distance.value)
         }
         decideContinuation(at: step.time, emit)
     }
@@ -501,7 +468,7 @@ extension DrivingMonitor {
     /// known, a waiting decision is taken, an old candidate expires.
     fileprivate mutating func evaluateContinuation(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
         guard var waiting = resolvedCandidate(), let stop = waiting.stopBeganAt else { return }
-        if pendingSince != nil {
+        if continuity.moveOff != nil {
             decideContinuation(at: time, emit)
             return
         }
@@ -510,10 +477,10 @@ extension DrivingMonitor {
             // Too long for the same trip: the interrupted session ends where it was left.
             emit(.interruptedTripEnded(at: time))
             waiting.sessionOpen = false
-            candidate = waiting
+            continuity.candidate = waiting
         }
         if standingMs > configuration.continuity.newTripMaxStopMs {
-            candidate = nil
+            continuity.candidate = nil
         }
     }
 
@@ -521,10 +488,10 @@ extension DrivingMonitor {
     /// unknown). At the first mapping the engine's warmth is known too: as warm as the trip
     /// made it, cooled for as long as the car has stood since (`FuelEstimator.warmUp`).
     fileprivate mutating func resolvedCandidate() -> ContinuationCandidate? {
-        guard var waiting = candidate else { return nil }
+        guard var waiting = continuity.candidate else { return nil }
         let wasMapped = waiting.stopBeganAt != nil
         guard waiting.resolve(with: utc), let stop = waiting.stopBeganAt else { return nil }
-        candidate = waiting
+        continuity.candidate = waiting
         if !wasMapped, let start = waiting.startedAt {
             warmthToSet = (drivenMs: stop.value - start.value, stoppedAt: stop)
         }
@@ -534,14 +501,8 @@ extension DrivingMonitor {
     /// The car moves without a tap: the last driver's trip goes on when their beacon is in
     /// the car; without it within the decision window, the driving stays untracked.
     fileprivate mutating func decideContinuation(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
-        guard let waiting = candidate, let stop = waiting.stopBeganAt, let since = pendingSince else { return }
-        let movedOff = movedOffAt ?? since
-        let rules = configuration.continuity
-        let parkedMs = movedOff.value - stop.value
-        if parkedMs > rules.newTripMaxStopMs {
-            dropCandidate(at: time, emit)
-            return
-        }
+        guard let waiting = continuity.candidate, let stop = waiting.stopBeganAt, let moveOff = continuity.moveOff else { return }
+        let parkedMs = moveOff.movedOffAt.value - stop.value
         let evidence: Bool
         if directory.hasBeacon(waiting.driver) {
             evidence = presence.isPresent(driver: waiting.driver, at: time)
@@ -549,10 +510,10 @@ extension DrivingMonitor {
             // Nothing says who is back, except a restart too short for the trip to have ended.
             evidence = waiting.origin == .restart && waiting.sessionOpen && parkedMs <= configuration.session.stoppedMs
         }
-        if evidence {
-            resumeCandidate(continuing: parkedMs <= rules.sameTripMaxStopMs, at: time, emit)
-        } else if time.value - since.value > rules.decisionWindowMs && pendingMeters >= Self.movedOffMeters {
-            dropCandidate(at: time, emit)
+        switch continuity.verdict(parkedMs: parkedMs, evidence: evidence, at: time) {
+        case .wait: break
+        case let .resume(continuing): resumeCandidate(continuing: continuing, at: time, emit)
+        case .drop: dropCandidate(at: time, emit)
         }
     }
 
@@ -568,31 +529,10 @@ extension DrivingMonitor {
         return directory.hasBeacon(waiting.driver) ? presence.isPresent(driver: waiting.driver, at: time) : true
     }
 
-    /// When the car moved off, while a continuation decision is pending.
-    fileprivate var movedOffAt: LinkMilliseconds? { pendingSince.map { pendingMovedOffAt ?? $0 } }
-
-    /// Whether a car could have covered the straight line `chord` in `gapMs`: at the fastest
-    /// speed the motion trusts, plus 100 m of the fixes' own error.
-    fileprivate func couldCover(_ chord: Meters, inMs gapMs: Int64) -> Bool {
-        chord.value <= configuration.motion.maximumMetersPerSecond * Double(max(0, gapMs)) / 1000 + 100
-    }
-
-    /// A fix after a restart that the trip could not have reached: true while the restart's
-    /// judgement still waits for one that agrees (`implausibleFixWindowMs` from the first such
-    /// fix, which `since` keeps), false once the window has passed.
-    fileprivate func waitsOutImplausibleFix(since: inout LinkMilliseconds?, at time: LinkMilliseconds) -> Bool {
-        let first = since ?? time
-        since = first
-        return time.value - first.value < configuration.continuity.implausibleFixWindowMs
-    }
-
-    /// Driving this far without the last driver's beacon ends the wait for it.
-    static let movedOffMeters = 50.0
-
     /// Puts the candidate's driver back in a session: the same one (`continuing`) or a new one.
     fileprivate mutating func resumeCandidate(continuing: Bool, at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
-        guard let waiting = candidate else { return }
-        let movedOff = movedOffAt ?? time
+        guard let waiting = continuity.candidate else { return }
+        let movedOff = continuity.moveOff?.movedOffAt ?? time
         // What was driven since moving off belongs to the trip.
         var absorbed = TripMetrics()
         if let chunk = untracked {
@@ -601,10 +541,8 @@ extension DrivingMonitor {
         }
         absorbed.movingMs = max(0, time.value - movedOff.value)
         untracked = nil
-        candidate = nil
-        pendingSince = nil
-        pendingMeters = 0
-        refusedDriver = nil
+        continuity.clear()
+        continuity.refusedDriver = nil
         if waiting.sessionOpen && !continuing { emit(.interruptedTripEnded(at: time)) }
         var meter = trip
         let startedAt: LinkMilliseconds
@@ -645,15 +583,13 @@ extension DrivingMonitor {
     /// The candidate's trip will not go on: an interrupted session ends where it was left,
     /// and its driver stays a candidate for the untracked drive that follows.
     fileprivate mutating func dropCandidate(at time: LinkMilliseconds, _ emit: (DomainOutput) -> Void) {
-        guard let waiting = candidate else { return }
+        guard let waiting = continuity.candidate else { return }
         if waiting.sessionOpen { emit(.interruptedTripEnded(at: time)) }
-        if pendingSince != nil {
-            refusedDriver = waiting.driver
+        if continuity.moveOff != nil {
+            continuity.refusedDriver = waiting.driver
             if untracked != nil { untracked!.candidates.insert(waiting.driver) }
         }
-        candidate = nil
-        pendingSince = nil
-        pendingMeters = 0
+        continuity.clear()
     }
 
     /// Adds the drivers whose fobs are in the car now.

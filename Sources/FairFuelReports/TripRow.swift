@@ -125,3 +125,8 @@ public struct TrackPoint: Sendable, Equatable {
                   speedMetersPerSecond: point.speedMetersPerSecond)
     }
 }
+
+extension TripRow: TripSummary {
+    /// The row holds the end reason as the texts spell it already.
+    public var reportedEndReason: String? { endReason }
+}

@@ -1,5 +1,6 @@
 import FairFuelCore
 import FairFuelParsers
+import FairFuelStore
 
 /// Trips as JSON objects and CSV rows.
 public enum TripText {
@@ -9,19 +10,7 @@ public enum TripText {
         // Untracked driving has its own ids: a string, `u7`, never mistaken for a session's number.
         if trip.untracked { j.add("id", trip.reference) } else { j.add("id", trip.id) }
         j.add("driver", trip.driverID == nil ? nil : trip.driverName)
-        j.add("start_utc", utc(trip.startUTCMs))
-        j.add("end_utc", utc(trip.endUTCMs))
-        j.add("end_reason", trip.endReason)
-        j.add("distance_km", trip.distanceMeters / 1000, decimals: 3)
-        j.add("duration_s", trip.durationMs / 1000)
-        j.add("idle_s", trip.idleMs / 1000)
-        j.add("harsh_accel", trip.harshAccelerations)
-        j.add("harsh_brake", trip.harshBrakings)
-        j.add("max_speed_kmh", trip.maximumSpeedMetersPerSecond * 3.6, decimals: 1)
-        j.add("fuel_l", trip.fuelLiters, decimals: 3)
-        j.add("moving_s", trip.movingMs / 1000)
-        j.add("stopped_utc", utc(trip.stoppedUTCMs))
-        j.add("driver_left_utc", utc(trip.driverLeftUTCMs))
+        UplinkPayload.addTripSummary(trip, to: &j)
         j.add("average_speed_kmh", trip.averageSpeedMetersPerSecond.map { $0 * 3.6 }, decimals: 1)
         // Continuity: a session taken up again without a tap, one continuing another after a
         // park; untracked driving's candidates (names), for `fairfuel trips confirm`.
@@ -82,6 +71,6 @@ public enum TripText {
 
     /// ISO 8601 of UTC milliseconds; nil stays nil.
     public static func utc(_ milliseconds: Int64?) -> String? {
-        milliseconds.map { UTCTimestamp(millisecondsSinceEpoch: $0).iso8601 }
+        UplinkPayload.utc(milliseconds)
     }
 }

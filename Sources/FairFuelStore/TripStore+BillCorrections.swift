@@ -60,10 +60,8 @@ extension TripStore {
         try write(durable: true) {
             var settled: [Int64] = []
             for id in ids {
-                let rows = try connection.query("SELECT settled_utc_ms FROM refuels WHERE id = ?", .integer(id)) { $0.optionalInt64(0) }
-                guard let state = rows.first else { throw StoreError.notFound("no refuel with id \(id)") }
-                guard state == nil else { continue }
-                try connection.run("UPDATE refuels SET settled_utc_ms = ? WHERE id = ?", .integer(atUTCMs), .integer(id))
+                guard try book.settledUTCMs(ofRefuel: id) == nil else { continue }
+                try book.setSettled(refuel: id, atUTCMs: atUTCMs)
                 settled.append(id)
             }
             return settled
@@ -79,10 +77,8 @@ extension TripStore {
         let change = try rebook(force: false) {
             unsettled.removeAll()  // a write retried after a full disk runs the body again
             for id in ids {
-                let rows = try connection.query("SELECT settled_utc_ms FROM refuels WHERE id = ?", .integer(id)) { $0.optionalInt64(0) }
-                guard let state = rows.first else { throw StoreError.notFound("no refuel with id \(id)") }
-                guard state != nil, !unsettled.contains(id) else { continue }
-                try connection.run("UPDATE refuels SET settled_utc_ms = NULL WHERE id = ?", .integer(id))
+                guard try book.settledUTCMs(ofRefuel: id) != nil, !unsettled.contains(id) else { continue }
+                try book.setSettled(refuel: id, atUTCMs: nil)
                 unsettled.append(id)
             }
         }

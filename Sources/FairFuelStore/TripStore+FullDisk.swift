@@ -1,15 +1,6 @@
 import FairFuelSQLite
 
 extension TripStore {
-    /// The WAL's allowance fitted to the file system: `walAllowanceBytes`, at most half of
-    /// the file system (at least 64 KiB). On a disk smaller than the allowance the WAL would
-    /// otherwise never be checkpointed before it alone filled the disk, and then could not be.
-    static func fittedWALAllowanceBytes(path: String, configuration: StoreConfiguration) -> Int64 {
-        let allowance = configuration.retention.walAllowanceBytes
-        guard let total = SQLiteDatabaseFiles(path: path).fileSystemBytes, total > 0 else { return allowance }
-        return max(64 * 1024, min(allowance, total / 2))
-    }
-
     /// The reserve fitted to the file system: `reserveBytes`, at most a sixteenth of it, so that
     /// the room it is taken back with (four times its size) exists on any disk.
     public var fittedReserveBytes: Int64 { Self.fittedReserveBytes(path: path, configuration: configuration) }

@@ -43,17 +43,17 @@ extension TripStore {
     public func addDriver(name: String, contact: String? = nil, tags: [TagIdentity], beacons: [BeaconIdentity]) throws(StoreError) -> DriverID {
         let trimmed = name.trimmingWhitespace
         guard !trimmed.isEmpty else { throw .invalid("a driver needs a name") }
-        let count = try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT COUNT(*) FROM drivers WHERE removed = 0") } ?? 0
-        guard count < Self.maximumDrivers else { throw .invalid("this vehicle already has \(Self.maximumDrivers) drivers") }
-        if try currentDriverID(named: trimmed) != nil {
+        guard try provisioning.currentDriverCount() < Self.maximumDrivers else {
+            throw .invalid("this vehicle already has \(Self.maximumDrivers) drivers")
+        }
+        if try provisioning.currentDriverID(named: trimmed) != nil {
             throw .invalid("a driver named '\(trimmed)' already exists")
         }
-        try requireUnbound(tags: tags, beacons: beacons)
+        try provisioning.requireUnbound(tags: tags, beacons: beacons)
         return try write {
-            try connection.run("INSERT INTO drivers (name, contact) VALUES (?, ?)", .text(trimmed), .optional(contact))
-            let id = connection.lastInsertRowID
-            try bindInTransaction(tags: tags, beacons: beacons, driver: id)
-            return DriverID(id)
+            let id = try provisioning.insertDriver(name: trimmed, contact: contact)
+            try provisioning.bind(tags: tags, beacons: beacons, to: id)
+            return id
         }
     }
 
@@ -69,16 +69,16 @@ extension TripStore {
         guard let record = try drivers(includingRemoved: true).first(where: { $0.id == driver }), record.removed else {
             throw .notFound("no removed driver with id \(driver.rawValue)")
         }
-        let count = try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT COUNT(*) FROM drivers WHERE removed = 0") } ?? 0
-        guard count < Self.maximumDrivers else { throw .invalid("this vehicle already has \(Self.maximumDrivers) drivers") }
-        if try currentDriverID(named: record.name) != nil {
+        guard try provisioning.currentDriverCount() < Self.maximumDrivers else {
+            throw .invalid("this vehicle already has \(Self.maximumDrivers) drivers")
+        }
+        if try provisioning.currentDriverID(named: record.name) != nil {
             throw .invalid("a driver named '\(record.name)' already exists")
         }
-        try requireUnbound(tags: tags, beacons: beacons)
+        try provisioning.requireUnbound(tags: tags, beacons: beacons)
         try write {
-            try connection.run(
-                "UPDATE drivers SET removed = 0, contact = COALESCE(?, contact) WHERE id = ?", .optional(contact), .integer(driver.rawValue))
-            try bindInTransaction(tags: tags, beacons: beacons, driver: driver.rawValue)
+            try provisioning.markRestored(driver, contact: contact)
+            try provisioning.bind(tags: tags, beacons: beacons, to: driver)
         }
     }
 
@@ -89,58 +89,21 @@ extension TripStore {
     public func addOrRestoreDriver(
         name: String, contact: String? = nil, tags: [TagIdentity], beacons: [BeaconIdentity], newPerson: Bool = false
     ) throws(StoreError) -> (id: DriverID, restored: DriverRecord?) {
-        if !newPerson, try currentDriverID(named: name.trimmingWhitespace) == nil, let removed = try removedDriver(named: name) {
+        if !newPerson, try provisioning.currentDriverID(named: name) == nil, let removed = try removedDriver(named: name) {
             try restoreDriver(removed.id, contact: contact, tags: tags, beacons: beacons)
             return (removed.id, removed)
         }
         return (try addDriver(name: name, contact: contact, tags: tags, beacons: beacons), nil)
     }
 
-    private func requireUnbound(tags: [TagIdentity], beacons: [BeaconIdentity]) throws(StoreError) {
-        var seenTags = Set<TagIdentity>(), seenBeacons = Set<BeaconIdentity>()
-        for tag in tags where !seenTags.insert(tag).inserted { throw .invalid("tag \(tag) is given twice") }
-        for beacon in beacons where !seenBeacons.insert(beacon).inserted { throw .invalid("beacon \(beacon.spec) is given twice") }
-        for tag in tags {
-            if let owner = try owner(of: tag) { throw .invalid("tag \(tag) is already bound to \(owner.name)") }
-        }
-        for beacon in beacons {
-            if let owner = try owner(of: beacon) { throw .invalid("beacon \(beacon.spec) is already bound to \(owner.name)") }
-        }
-    }
-
-    private func bindInTransaction(tags: [TagIdentity], beacons: [BeaconIdentity], driver id: Int64) throws {
-        for tag in tags { try insert(tag, driver: id) }
-        for beacon in beacons {
-            try connection.run("INSERT INTO driver_beacons (driver_id, spec) VALUES (?, ?)", .integer(id), .text(beacon.spec))
-        }
-    }
-
     /// Current drivers (and removed ones when asked), in the order they were added.
     public func drivers(includingRemoved: Bool = false) throws(StoreError) -> [DriverRecord] {
-        try wrap { () throws(SQLiteError) in
-            var records = try connection.query(
-                "SELECT id, name, contact, uuid, removed FROM drivers WHERE removed = 0 OR ? ORDER BY id", .int(includingRemoved ? 1 : 0)
-            ) { row in
-                DriverRecord(
-                    id: DriverID(row.int64(0)), name: row.text(1) ?? "", contact: row.text(2), tags: [], beacons: [],
-                    uuid: row.text(3).flatMap { UUID128($0) }, removed: row.int64(4) != 0)
-            }
-            for index in records.indices {
-                let id = records[index].id.rawValue
-                records[index].tags = try connection.query(
-                    "SELECT kind, value FROM driver_tags WHERE driver_id = ? ORDER BY id", .integer(id)
-                ) { row in TagIdentity(storeKind: row.text(0) ?? "", value: row.text(1) ?? "") }.compactMap { $0 }
-                records[index].beacons = try connection.query(
-                    "SELECT spec FROM driver_beacons WHERE driver_id = ? ORDER BY id", .integer(id)
-                ) { row in try? BeaconIdentity(spec: row.text(0) ?? "") }.compactMap { $0 }
-            }
-            return records
-        }
+        try provisioning.drivers(includingRemoved: includingRemoved)
     }
 
     /// The current driver called `name` (any case).
     public func driver(named name: String) throws(StoreError) -> DriverRecord? {
-        guard let id = try currentDriverID(named: name) else { return nil }
+        guard let id = try provisioning.currentDriverID(named: name) else { return nil }
         return try drivers().first { $0.id == id }
     }
 
@@ -155,11 +118,7 @@ extension TripStore {
     /// name; `provision driver add` of the same name brings them back.
     public func removeDriver(named name: String) throws(StoreError) -> DriverRecord {
         let record = try requireDriver(named: name)
-        try write {
-            try connection.run("DELETE FROM driver_tags WHERE driver_id = ?", .integer(record.id.rawValue))
-            try connection.run("DELETE FROM driver_beacons WHERE driver_id = ?", .integer(record.id.rawValue))
-            try connection.run("UPDATE drivers SET removed = 1 WHERE id = ?", .integer(record.id.rawValue))
-        }
+        try write { try provisioning.markRemoved(record.id) }
         return record
     }
 
@@ -171,28 +130,21 @@ extension TripStore {
         let record = try requireDriver(named: name)
         let trimmed = newName.trimmingWhitespace
         guard !trimmed.isEmpty else { throw .invalid("a driver needs a name") }
-        if let other = try currentDriverID(named: trimmed), other != record.id {
+        if let other = try provisioning.currentDriverID(named: trimmed), other != record.id {
             throw .invalid("a driver named '\(trimmed)' already exists")
         }
         guard trimmed != record.name else { return record }
         try write {
-            let id = SQLiteValue.integer(record.id.rawValue)
-            try connection.run("UPDATE drivers SET name = ? WHERE id = ?", .text(trimmed), id)
-            try connection.run("UPDATE sessions SET driver_name = ? WHERE driver_id = ?", .text(trimmed), id)
-            try connection.run("UPDATE refuel_shares SET driver_name = ? WHERE driver_id = ?", .text(trimmed), id)
-            let trips = try connection.query("SELECT id FROM sessions WHERE driver_id = ? AND end_reason IS NOT NULL ORDER BY id", id) {
-                $0.int64(0)
-            }
-            for trip in trips { try enqueueTripMessage(session: trip) }
-            let bills = try connection.query("SELECT DISTINCT refuel_id FROM refuel_shares WHERE driver_id = ?", id) { $0.int64(0) }
-            try enqueueSplitMessages(refuels: Set(bills))
+            let renamed = try provisioning.rename(record.id, to: trimmed)
+            for trip in renamed.trips { try enqueueTripMessage(session: trip) }
+            try enqueueSplitMessages(refuels: renamed.bills)
         }
         return record
     }
 
     /// Sets or clears a driver's contact.
     public func setContact(_ contact: String?, driver: DriverID) throws(StoreError) {
-        try write { try connection.run("UPDATE drivers SET contact = ? WHERE id = ?", .optional(contact), .integer(driver.rawValue)) }
+        try write { try provisioning.setContact(contact, driver: driver) }
     }
 
     /// Binds a tag to a driver: false when it already was theirs; an error naming the owner when it is someone else's.
@@ -202,7 +154,7 @@ extension TripStore {
             if owner.id == driver { return false }
             throw .invalid("tag \(tag) is already bound to \(owner.name)")
         }
-        try write { try insert(tag, driver: driver.rawValue) }
+        try write { try provisioning.insert(tag, driver: driver) }
         return true
     }
 
@@ -213,74 +165,35 @@ extension TripStore {
             if owner.id == driver { return false }
             throw .invalid("beacon \(beacon.spec) is already bound to \(owner.name)")
         }
-        try write {
-            try connection.run("INSERT INTO driver_beacons (driver_id, spec) VALUES (?, ?)", .integer(driver.rawValue), .text(beacon.spec))
-        }
+        try write { try provisioning.insert(beacon, driver: driver) }
         return true
     }
 
     /// The driver a tag is bound to.
     public func owner(of tag: TagIdentity) throws(StoreError) -> (id: DriverID, name: String)? {
-        let (kind, value) = tag.storeColumns
-        return try wrap { () throws(SQLiteError) in
-            try connection.query(
-                "SELECT d.id, d.name FROM driver_tags t JOIN drivers d ON d.id = t.driver_id WHERE t.kind = ? AND t.value = ?",
-                .text(kind), .text(value)
-            ) { (DriverID($0.int64(0)), $0.text(1) ?? "") }.first
-        }
+        try provisioning.owner(of: tag)
     }
 
     /// The driver a beacon is bound to.
     public func owner(of beacon: BeaconIdentity) throws(StoreError) -> (id: DriverID, name: String)? {
-        try wrap { () throws(SQLiteError) in
-            try connection.query(
-                "SELECT d.id, d.name FROM driver_beacons b JOIN drivers d ON d.id = b.driver_id WHERE b.spec = ?", .text(beacon.spec)
-            ) { (DriverID($0.int64(0)), $0.text(1) ?? "") }.first
-        }
+        try provisioning.owner(of: beacon)
     }
 
     /// The driver's URI id: the stored one, else `make()`'s, stored (so every tag written for them carries the same URI).
     public func driverUUID(for driver: DriverID, make: () -> UUID128) throws(StoreError) -> UUID128 {
-        if let text = try wrap({ () throws(SQLiteError) in
-            try connection.scalarText("SELECT uuid FROM drivers WHERE id = ?", .integer(driver.rawValue))
-        }), let uuid = UUID128(text) {
-            return uuid
-        }
+        if let uuid = try provisioning.storedUUID(of: driver) { return uuid }
         let uuid = make()
-        try write {
-            try connection.run("UPDATE drivers SET uuid = ? WHERE id = ?", .text(uuid.description.lowercased()), .integer(driver.rawValue))
-        }
+        try write { try provisioning.setUUID(uuid, driver: driver) }
         return uuid
     }
 
     /// The provisioning as the domain looks it up (current drivers only).
     public func directory() throws(StoreError) -> DriverDirectory {
-        var directory = DriverDirectory()
-        for record in try drivers() {
-            directory.addDriver(.init(id: record.id, name: record.name))
-            for tag in record.tags { directory.bind(tag: tag, to: record.id) }
-            for beacon in record.beacons { directory.bind(beacon: beacon, to: record.id) }
-        }
-        return directory
+        try provisioning.directory()
     }
 
     public func driverID(named name: String) throws(StoreError) -> DriverID? {
-        try currentDriverID(named: name)
-    }
-
-    private func currentDriverID(named name: String) throws(StoreError) -> DriverID? {
-        try wrap { () throws(SQLiteError) in
-            try connection.scalarInt("SELECT id FROM drivers WHERE name = ? AND removed = 0", .text(name.trimmingWhitespace)).map(DriverID.init)
-        }
-    }
-
-    private func insert(_ tag: TagIdentity, driver: Int64) throws(SQLiteError) {
-        let (kind, value) = tag.storeColumns
-        try connection.run("INSERT INTO driver_tags (driver_id, kind, value) VALUES (?, ?, ?)", .integer(driver), .text(kind), .text(value))
-        if kind == "driver" {
-            // The first driver URI bound becomes the driver's own.
-            try connection.run("UPDATE drivers SET uuid = ? WHERE id = ? AND uuid IS NULL", .text(value), .integer(driver))
-        }
+        try provisioning.currentDriverID(named: name)
     }
 
     /// Records an event for technicians (unknown tags, link errors, resets); past the
@@ -296,7 +209,7 @@ extension TripStore {
                     .text(kind), .int(max(1, kindCap)))
             }
             // By rows, not by ids: rows a kind's own cap removed leave room for the others.
-            if try eventLogMayExceedItsCap() { try deleteEventsPastTheCap() }
+            if try retention.eventLogMayExceedItsCap() { try retention.deleteEventsPastTheCap() }
         }
     }
 

@@ -39,34 +39,20 @@ extension TripStore {
     /// Starts a new run of the service (a boot, a replay): link times are only comparable within a run.
     /// `captureFingerprint`: the capture a replay reads (`CaptureReading.fingerprint()`).
     public func beginRun(note: String, captureFingerprint: String? = nil) throws(StoreError) -> Int64 {
-        try write {
-            try connection.runOnce(
-                "INSERT INTO runs (started_note, capture_fingerprint) VALUES (?, ?)", .text(note), .optional(captureFingerprint))
-            return connection.lastInsertRowID
-        }
+        try write { try sessionsRepository.insertRun(note: note, captureFingerprint: captureFingerprint) }
     }
 
     /// The earliest run that replayed the capture with `fingerprint` into this store, if any.
     public func replayRun(ofCapture fingerprint: String) throws(StoreError) -> (id: Int64, note: String)? {
-        try wrap { () throws(SQLiteError) in
-            try connection.queryOnce(
-                "SELECT id, started_note FROM runs WHERE capture_fingerprint = ? ORDER BY id LIMIT 1", .text(fingerprint)
-            ) { ($0.int64(0), $0.text(1) ?? "") }.first
-        }
+        try sessionsRepository.replayRun(ofCapture: fingerprint)
     }
 
     /// Records a session start at once, synced to disk.
     /// `fuelScale` is the calibration factor its fuel is estimated with.
     public func openSession(driver: DriverID, driverName: String, run: Int64, startLinkMs: Int64, startUTCMs: Int64?, fuelScale: Double = 1) throws(StoreError) -> SessionID {
         try write(durable: true) {
-            try connection.run(
-                """
-                INSERT INTO sessions (driver_id, driver_name, run_id, start_link_ms, start_utc_ms, last_utc_ms, fuel_scale)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-                .integer(driver.rawValue), .text(driverName), .integer(run), .integer(startLinkMs),
-                .optional(startUTCMs), .optional(startUTCMs), .real(fuelScale))
-            return SessionID(connection.lastInsertRowID)
+            try sessionsRepository.insertSession(
+                driver: driver, driverName: driverName, run: run, startLinkMs: startLinkMs, startUTCMs: startUTCMs, fuelScale: fuelScale)
         }
     }
 
@@ -139,17 +125,7 @@ extension TripStore {
 
     /// Stamps this run's sessions that started before UTC was known.
     public func anchorRun(_ run: Int64, offsetMs: Int64) throws(StoreError) {
-        try write {
-            try connection.runOnce(
-                "UPDATE sessions SET start_utc_ms = start_link_ms + ? WHERE run_id = ? AND start_utc_ms IS NULL",
-                .integer(offsetMs), .integer(run))
-            try connection.runOnce(
-                "UPDATE sessions SET end_utc_ms = end_link_ms + ? WHERE run_id = ? AND end_utc_ms IS NULL AND end_link_ms IS NOT NULL",
-                .integer(offsetMs), .integer(run))
-            try connection.runOnce(
-                "UPDATE sessions SET last_utc_ms = COALESCE(end_utc_ms, start_utc_ms) WHERE run_id = ? AND last_utc_ms IS NULL",
-                .integer(run))
-        }
+        try write { try sessionsRepository.anchor(run: run, offsetMs: offsetMs) }
     }
 
     /// Ends every session a power cut left open, at its last recorded moment (`power_loss`),
@@ -157,12 +133,7 @@ extension TripStore {
     /// `except`: a session left open for the continuity rules to decide; `only`: just that one.
     @discardableResult
     public func endSessionsLeftOpen(except kept: SessionID? = nil, only: SessionID? = nil) throws(StoreError) -> [SessionID] {
-        let open = try wrap { () throws(SQLiteError) in
-            try connection.queryOnce(
-                "SELECT id, start_utc_ms, last_utc_ms FROM sessions WHERE end_reason IS NULL AND id IS NOT ? AND (? IS NULL OR id = ?) ORDER BY id",
-                .optional(kept?.rawValue), .optional(only?.rawValue), .optional(only?.rawValue)
-            ) { (SessionID($0.int64(0)), $0.optionalInt64(1), $0.optionalInt64(2)) }
-        }
+        let open = try sessionsRepository.openSessions(except: kept, only: only)
         guard !open.isEmpty else { return [] }
         var summaries: [(id: SessionID, end: Int64?, duration: Int64, distance: Double, fuel: Double, speed: Double)] = []
         for (id, start, last) in open {
@@ -234,28 +205,12 @@ extension TripStore {
     /// Sessions, oldest first, optionally filtered. An open session shows its totals so far
     /// (from its last stored point).
     public func sessions(driver: DriverID? = nil, sinceUTCMs: Int64? = nil, untilUTCMs: Int64? = nil) throws(StoreError) -> [StoredSession] {
-        var sessions = try wrap { () throws(SQLiteError) in
-            try connection.query(
-                """
-                \(StoredSession.selectColumns)
-                WHERE (?1 IS NULL OR driver_id = ?1) AND (?2 IS NULL OR start_utc_ms >= ?2) AND (?3 IS NULL OR start_utc_ms < ?3)
-                ORDER BY COALESCE(start_utc_ms, 0), id
-                """,
-                .optional(driver?.rawValue), .optional(sinceUTCMs), .optional(untilUTCMs)
-            ) { row in StoredSession(row: row) }
-        }
-        for index in sessions.indices where sessions[index].endReason == nil {
-            guard let last = try TrackChunkStorage.lastPoint(of: sessions[index].id, connection: connection) else { continue }
-            sessions[index].distanceMeters = max(sessions[index].distanceMeters, last.distanceMeters)
-            sessions[index].fuelLiters = max(sessions[index].fuelLiters, last.fuelLiters)
-            if let start = sessions[index].startUTCMs { sessions[index].durationMs = max(0, last.utcMs - start) }
-        }
-        return sessions
+        try sessionsRepository.sessions(driver: driver, sinceUTCMs: sinceUTCMs, untilUTCMs: untilUTCMs)
     }
 
     /// Every stored point of `session`, in time order (after retention: what it kept).
     public func tripPoints(session: SessionID) throws(StoreError) -> [StoredTripPoint] {
-        try TrackChunkStorage.points(of: session, connection: connection)
+        try sessionsRepository.tripPoints(session: session)
     }
 }
 

@@ -1,3 +1,4 @@
+import FairFuelConfiguration
 import FairFuelCore
 import FairFuelDomain
 import FairFuelParsers

@@ -1,4 +1,5 @@
 import FairFuelConfiguration
+@testable import fairfuel
 import FairFuelParsers
 import FairFuelStore
 import Foundation
