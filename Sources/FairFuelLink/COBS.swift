@@ -37,9 +37,10 @@ public enum COBS {
         return out
     }
 
-    /// Decodes one COBS block sequence (no 0x00 inside) into the front of `output` and returns
-    /// the decoded length; nil when a code overruns the input, a 0x00 appears, or `output` is
-    /// too small. Allocates nothing: the frame decoder's path, and the one decoder of the project.
+    /// Decodes one COBS block sequence into the front of `output` and returns the decoded
+    /// length; nil when a code is 0 or overruns the input, or `output` is too small. `encoded`
+    /// holds no 0x00 (the framer cuts at them; the whole-buffer form checks), so data bytes are
+    /// copied unchecked. Allocates nothing: the frame decoder's path, and the one decoder of the project.
     public static func decode(_ encoded: Span<UInt8>, into output: inout MutableSpan<UInt8>) -> Int? {
         let end = encoded.count
         let capacity = output.count
@@ -51,9 +52,7 @@ public enum COBS {
             guard code != 0, blockEnd <= end, written + code - 1 <= capacity else { return nil }
             read += 1
             while read < blockEnd {
-                let byte = encoded[unchecked: read]
-                guard byte != 0 else { return nil }
-                output[unchecked: written] = byte
+                output[unchecked: written] = encoded[unchecked: read]
                 written += 1
                 read += 1
             }
@@ -69,6 +68,7 @@ public enum COBS {
     /// Decodes one COBS block sequence (no 0x00 inside); nil when the codes overrun or a 0x00 appears.
     public static func decode<C: Collection>(_ encoded: C) -> [UInt8]? where C.Element == UInt8 {
         let input = Array(encoded)
+        guard !input.contains(0) else { return nil }
         // Decoding only ever shortens: the input's length is room enough.
         var out = [UInt8](repeating: 0, count: input.count)
         var length: Int?

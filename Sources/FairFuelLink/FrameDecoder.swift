@@ -63,11 +63,6 @@ public enum DecoderOutput: Sendable, Equatable {
 /// A frame's payload is a slice of the framer's body buffer, valid until the next `next()`.
 /// Storage is fixed at init, so decoding allocates nothing per frame.
 public struct FrameDecoder: Sendable {
-    /// The most encoded bytes a conforming frame has before its delimiter.
-    public static let maximumEncodedLength = FrameHeader.maximumEncodedLength
-    public static let maximumBodyLength = FrameHeader.maximumBodyLength
-    public static let minimumBodyLength = FrameHeader.minimumBodyLength
-
     /// Which side's frames this decoder reads.
     public let sender: LinkSide
     public private(set) var counters = LinkCounters()

@@ -14,8 +14,9 @@ public enum FramingOutput: Sendable, Equatable {
 /// next body or anomaly, or nil when it needs more bytes. Storage is fixed at init (an input
 /// buffer of a few frames and one body), so framing allocates nothing.
 public struct LinkFramer: Sendable {
-    /// Bytes `append` can hold: enough for a frame of the largest size and its delimiter, several times.
-    public static let inputCapacity = 4 * (FrameHeader.maximumEncodedLength + 1)
+    /// Bytes `append` can hold: a receive ring's worth, many frames of the largest size (at
+    /// least one with its delimiter is what `append` needs to always take a byte after `next()`).
+    public static let inputCapacity = 4096
 
     // Appended bytes not yet framed are `input[head..<tail]`; `input[head..<scanned]` holds no 0x00.
     private var input: [UInt8]

@@ -148,7 +148,7 @@ import TestSupport
     /// More bytes than the buffer holds: `append` takes what fits, `next()` makes room.
     @Test func appendTakesWhatFitsAndTheRestFollows() {
         var wire: [UInt8] = []
-        for seq in 1...200 { wire += Self.heartbeat(seq: UInt16(seq)) }
+        for seq in 1...600 { wire += Self.heartbeat(seq: UInt16(seq)) }
         #expect(wire.count > LinkFramer.inputCapacity)
         var decoder = FrameDecoder(sender: .mcu)
         let firstTake = decoder.append(wire.span)
@@ -158,8 +158,8 @@ import TestSupport
         var delivered = 0
         while let output = decoder.next() { if case .frame = output { delivered += 1 } }
         delivered += frames(Self.pull(Array(wire[firstTake...]), into: &decoder)).count
-        #expect(delivered == 200)
-        #expect(decoder.counters.frames == 200 && decoder.counters.errorTotal == 0)
+        #expect(delivered == 600)
+        #expect(decoder.counters.frames == 600 && decoder.counters.errorTotal == 0)
     }
 
     private var decodedHeartbeat: LinkMessage {
