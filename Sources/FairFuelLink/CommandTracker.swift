@@ -43,23 +43,31 @@ public struct CommandTracker: Sendable {
     /// The seq the next command sent will carry (the one to match its outcome against).
     public var nextSeq: UInt16 { encoder.nextSeq }
 
-    /// Frames `message` for sending now and remembers it; nil (and `.refused`) when the queue is full.
-    public mutating func send(_ message: LinkMessage, at time: LinkMilliseconds, _ outcome: (CommandOutcome) -> Void) -> [UInt8]? {
+    /// Frames `message` for sending now and remembers it: its seq (to match its outcome and ACK
+    /// against) and its wire bytes; nil (and `.refused`) when the queue is full.
+    public mutating func send(_ message: LinkMessage, at time: LinkMilliseconds, _ outcome: (CommandOutcome) -> Void)
+        -> (seq: UInt16, wire: [UInt8])?
+    {
         guard pending.count < capacity else {
             outcome(.refused(type: message.rawType))
             return nil
         }
-        guard let wire = try? encoder.encode(message) else { return nil }
-        let seq = encoder.nextSeq &- 1
-        pending.append(Pending(seq: seq, type: message.rawType, wire: wire, lastSentAt: time, resends: 0))
+        guard let framed = frame(message) else { return nil }
+        pending.append(Pending(seq: framed.seq, type: message.rawType, wire: framed.wire, lastSentAt: time, resends: 0))
         sentCount += 1
-        return wire
+        return framed
     }
 
     /// Frames a message the MCU does not ACK (EVENT_ACK) with the host's next seq: one sequence
     /// for every host frame, as the protocol counts them, but nothing remembered or resent.
-    public mutating func frameUnacknowledged(_ message: LinkMessage) -> [UInt8]? {
-        try? encoder.encode(message)
+    public mutating func frameUnacknowledged(_ message: LinkMessage) -> (seq: UInt16, wire: [UInt8])? {
+        frame(message)
+    }
+
+    private mutating func frame(_ message: LinkMessage) -> (seq: UInt16, wire: [UInt8])? {
+        var wire: [UInt8] = []
+        guard let seq = try? encoder.encode(message, into: &wire) else { return nil }
+        return (seq, wire)
     }
 
     /// Takes an ACK from the MCU; an ACK for nothing pending (a late duplicate) is ignored.

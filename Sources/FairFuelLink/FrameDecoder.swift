@@ -47,45 +47,48 @@ public enum DecoderOutput: Sendable, Equatable {
     case anomaly(LinkAnomaly)
 }
 
-/// Streaming decoder for the framed link: COBS, CRC, sequence, version, type and payload checks.
+/// The receiver of the framed link (PROTOCOL.md, Receiver rules): `LinkFramer` does the
+/// framing (COBS, length, CRC); this type adds the sequence, version and type checks and
+/// parses payloads into `LinkMessage`s.
 ///
-/// Feed it chunks of any size; it calls back with each frame whose closing
-/// 0x00 is in the chunk. Storage is fixed at init (one encoded frame and one
-/// body), so decoding allocates nothing per frame.
+/// Pull-based, as `GNSSPacketLexer` is: `append` copies bytes in, `next()` hands out the next
+/// frame, duplicate or anomaly in stream order, or nil when it needs more bytes:
+///
+///     var offset = 0
+///     repeat {
+///         offset += decoder.append(chunk.extracting(droppingFirst: offset))
+///         while let output = decoder.next() { ... }
+///     } while offset < chunk.count
+///
+/// A frame's payload is a slice of the framer's body buffer, valid until the next `next()`.
+/// Storage is fixed at init, so decoding allocates nothing per frame.
 public struct FrameDecoder: Sendable {
-    /// The most encoded bytes a conforming frame has before its delimiter.
-    public static let maximumEncodedLength = 258
-    public static let maximumBodyLength = 256
-    public static let minimumBodyLength = 6
-
     /// Which side's frames this decoder reads.
     public let sender: LinkSide
     public private(set) var counters = LinkCounters()
+    /// The header of the last frame that passed the CRC check (the seq to answer a bad payload with).
+    public private(set) var lastHeader: FrameHeader?
 
-    // Encoded bytes of a frame whose delimiter has not arrived yet.
-    private var pending: [UInt8]
-    private var pendingCount = 0
-    // After an oversize run: skip through the next 0x00.
-    private var discarding = false
-    // The decoded body of the frame being checked.
-    private var body: [UInt8]
+    private var framer = LinkFramer()
     private var lastSeq: UInt16? = nil
+    // One frame can give up to three outputs (lost, unknown_type, the frame): handed out in turn.
+    private var queued: [DecoderOutput] = []
+    private var queuedIndex = 0
 
     /// A decoder for frames sent by `sender` (the host decodes `.mcu`).
     public init(sender: LinkSide) {
         self.sender = sender
-        pending = [UInt8](repeating: 0, count: FrameDecoder.maximumEncodedLength)
-        // COBS of 258 bytes decodes to at most 257: one past the largest legal body.
-        body = [UInt8](repeating: 0, count: FrameDecoder.maximumBodyLength + 1)
+        queued.reserveCapacity(3)
     }
 
-    /// True when bytes of a frame are waiting for their delimiter.
-    public var hasUnfinishedFrame: Bool { pendingCount > 0 || discarding }
+    /// True when bytes of a frame are waiting for their delimiter (once `next()` returned nil).
+    public var hasUnfinishedFrame: Bool { framer.hasUnfinishedFrame }
 
     /// Forgets the partial frame and the sequence history, as for a new connection.
     public mutating func restartStream() {
-        pendingCount = 0
-        discarding = false
+        framer.restart()
+        queued.removeAll(keepingCapacity: true)
+        queuedIndex = 0
         lastSeq = nil
     }
 
@@ -98,6 +101,43 @@ public struct FrameDecoder: Sendable {
         return hadUnfinished
     }
 
+    /// Copies as many of `bytes` as fit and returns how many were taken; never 0 for
+    /// non-empty input once `next()` has returned nil.
+    public mutating func append(_ bytes: Span<UInt8>) -> Int {
+        framer.append(bytes)
+    }
+
+    /// The next frame, duplicate or anomaly, in stream order; nil when the bytes appended so far hold no more.
+    public mutating func next() -> DecoderOutput? {
+        if queuedIndex < queued.count {
+            defer { queuedIndex += 1 }
+            return queued[queuedIndex]
+        }
+        queued.removeAll(keepingCapacity: true)
+        queuedIndex = 0
+        while let framed = framer.next() {
+            switch framed {
+            case let .anomaly(anomaly):
+                count(anomaly)
+                return .anomaly(anomaly)
+            case let .body(header, payload):
+                guard let output = check(header, payload: framer.body[payload]) else { continue }
+                return output
+            }
+        }
+        return nil
+    }
+
+    /// Decodes all of `chunk` at once, calling `handle` for each output in order (for tools and
+    /// tests that take every output; the live path pulls with `append` and `next`).
+    public mutating func decode(_ chunk: Span<UInt8>, _ handle: (DecoderOutput) -> Void) {
+        var offset = 0
+        repeat {
+            offset += append(chunk.extracting(droppingFirst: offset))
+            while let output = next() { handle(output) }
+        } while offset < chunk.count
+    }
+
     public mutating func decode(_ bytes: [UInt8], _ handle: (DecoderOutput) -> Void) {
         decode(bytes.span, handle)
     }
@@ -106,156 +146,61 @@ public struct FrameDecoder: Sendable {
         decode(bytes.span, handle)
     }
 
-    /// Decodes `chunk`, calling `handle` for each frame, duplicate and anomaly in order.
-    public mutating func decode(_ chunk: Span<UInt8>, _ handle: (DecoderOutput) -> Void) {
-        let end = chunk.count
-        var index = 0
-        while index < end {
-            if discarding {
-                while index < end && chunk[index] != 0 { index += 1 }
-                if index == end { return }
-                index += 1
-                discarding = false
-                continue
-            }
-            // Find the delimiter, looking no further than a legal frame could reach.
-            let room = FrameDecoder.maximumEncodedLength - pendingCount
-            let scanLimit = min(end, index + room + 1)
-            var delimiter = index
-            while delimiter < scanLimit && chunk[unchecked: delimiter] != 0 { delimiter += 1 }
-            let runLength = delimiter - index
-            if runLength > room {
-                // The 259th byte without a 0x00 has arrived.
-                counters.oversize += 1
-                handle(.anomaly(.oversize))
-                pendingCount = 0
-                discarding = true
-                index = delimiter
-                continue
-            }
-            if delimiter == end {
-                stash(chunk.extracting(index..<delimiter))
-                return
-            }
-            if pendingCount == 0 {
-                if runLength > 0 {
-                    let bodyLength = FrameDecoder.cobsDecode(
-                        chunk.extracting(index..<delimiter), into: &body)
-                    check(bodyLength: bodyLength, encodedLength: runLength, handle)
-                }
-                // A run of zero bytes is an empty frame: ignored, not counted.
-            } else {
-                stash(chunk.extracting(index..<delimiter))
-                let encodedLength = pendingCount
-                let encoded = pending  // a second reference, so that `body` can be borrowed mutably
-                let bodyLength = FrameDecoder.cobsDecode(
-                    encoded.span.extracting(0..<encodedLength), into: &body)
-                pendingCount = 0
-                check(bodyLength: bodyLength, encodedLength: encodedLength, handle)
-            }
-            index = delimiter + 1
+    private mutating func count(_ anomaly: LinkAnomaly) {
+        switch anomaly {
+        case .oversize: counters.oversize += 1
+        case .cobsError: counters.cobsError += 1
+        case .crcError: counters.crcError += 1
+        case .badVersion: counters.badVersion += 1
+        case .unknownType: counters.unknownType += 1
+        case .badPayload: counters.badPayload += 1
+        case let .lost(missing, _): counters.lost += UInt64(missing)
         }
     }
 
-    /// Appends encoded bytes of an unfinished frame to `pending` (the caller checked they fit).
-    private mutating func stash(_ bytes: Span<UInt8>) {
-        let start = pendingCount
-        var out = pending.mutableSpan
-        for offset in 0..<bytes.count {
-            out[start + offset] = bytes[unchecked: offset]
+    /// Applies the receiver rules after the CRC to a framed body, in the spec's order: the
+    /// first output is returned, any later ones queued; nil when the frame gives none.
+    private mutating func check(_ header: FrameHeader, payload: ArraySlice<UInt8>) -> DecoderOutput? {
+        lastHeader = header
+        var first: DecoderOutput?
+        func emit(_ output: DecoderOutput) {
+            if first == nil { first = output } else { queued.append(output) }
         }
-        pendingCount = start + bytes.count
-    }
-
-    /// Decodes COBS `encoded` (no 0x00 inside) into `body`; nil when a code overruns the frame.
-    private static func cobsDecode(_ encoded: Span<UInt8>, into body: inout [UInt8]) -> Int? {
-        var output = body.mutableSpan
-        let end = encoded.count
-        var read = 0
-        var written = 0
-        // `encoded` is at most 258 bytes and decodes to at most 257: `output` holds 257.
-        precondition(end <= output.count + 1)
-        while read < end {
-            let code = Int(encoded[unchecked: read])
-            let blockEnd = read + code
-            guard blockEnd <= end else { return nil }
-            read += 1
-            while read < blockEnd {
-                output[unchecked: written] = encoded[unchecked: read]
-                written += 1
-                read += 1
-            }
-            if code != 0xFF && read < end {
-                output[written] = 0
-                written += 1
-            }
-        }
-        return written
-    }
-
-    /// Applies the receiver rules to the decoded body, in the spec's order.
-    private mutating func check(
-        bodyLength: Int?, encodedLength: Int, _ handle: (DecoderOutput) -> Void
-    ) {
-        guard let length = bodyLength, length >= FrameDecoder.minimumBodyLength else {
-            counters.cobsError += 1
-            handle(.anomaly(.cobsError(encodedLength: encodedLength)))
-            return
-        }
-        guard length <= FrameDecoder.maximumBodyLength else {
-            counters.oversize += 1
-            handle(.anomaly(.oversize))
-            return
-        }
-        let computed = CRC16.checksum(body.span.extracting(0..<(length - 2)))
-        let carried = UInt16(body[length - 2]) | UInt16(body[length - 1]) << 8
-        guard computed == carried else {
-            counters.crcError += 1
-            handle(.anomaly(.crcError(expected: computed, actual: carried)))
-            return
-        }
-
-        let rawType = body[1]
-        let seq = UInt16(body[2]) | UInt16(body[3]) << 8
-        let restartsCount = rawType == restartType
+        let restartsCount = header.type == restartType
         if let last = lastSeq, !restartsCount {
-            if seq == last {
+            if header.seq == last {
                 counters.duplicate += 1
-                handle(.duplicate(seq: seq, rawType: rawType))
-                return
+                return .duplicate(seq: header.seq, rawType: header.type)
             }
-            let missing = seq &- last &- 1
+            let missing = header.seq &- last &- 1
             if missing != 0 {
-                counters.lost += UInt64(missing)
-                handle(.anomaly(.lost(count: Int(missing), seq: seq)))
+                count(.lost(count: Int(missing), seq: header.seq))
+                emit(.anomaly(.lost(count: Int(missing), seq: header.seq)))
             }
         }
-        lastSeq = seq
+        lastSeq = header.seq
 
-        let version = body[0]
-        guard version == 1 else {
-            counters.badVersion += 1
-            handle(.anomaly(.badVersion(version)))
-            return
+        guard header.version == FrameHeader.currentVersion else {
+            count(.badVersion(header.version))
+            emit(.anomaly(.badVersion(header.version)))
+            return first
         }
-        let payload = body[4..<(length - 2)]
-        guard let type = FrameType(rawValue: rawType), type.sender == sender else {
-            counters.unknownType += 1
-            handle(.anomaly(.unknownType(rawType)))
+        guard let type = FrameType(rawValue: header.type), type.sender == sender else {
+            count(.unknownType(header.type))
+            emit(.anomaly(.unknownType(header.type)))
             counters.frames += 1
-            handle(.frame(Frame(seq: seq, message: .unknown(rawType: rawType, payload: payload))))
-            return
+            emit(.frame(Frame(seq: header.seq, message: .unknown(rawType: header.type, payload: payload))))
+            return first
         }
-        let message: LinkMessage
         do {
-            message = try LinkMessage.parse(type: type, payload: payload)
+            let message = try LinkMessage.parse(type: type, payload: payload)
+            counters.frames += 1
+            emit(.frame(Frame(seq: header.seq, message: message)))
         } catch {
-            counters.badPayload += 1
-            handle(.anomaly(.badPayload(error)))
-            return
+            count(.badPayload(error))
+            emit(.anomaly(.badPayload(error)))
         }
-        counters.frames += 1
-        handle(.frame(Frame(seq: seq, message: message)))
+        return first
     }
 
     /// The type whose frames restart the sequence count: HELLO from the MCU; from

@@ -12,7 +12,7 @@ public enum FrameEncodeError: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// Frames messages for the wire: body, CRC, COBS and delimiter, with this sender's sequence.
 public struct FrameEncoder: Sendable {
-    public static let maximumPayloadLength = 250
+    public static let maximumPayloadLength = FrameHeader.maximumPayloadLength
 
     /// The seq the next frame will carry.
     public private(set) var nextSeq: UInt16
@@ -20,7 +20,7 @@ public struct FrameEncoder: Sendable {
 
     public init(firstSeq: UInt16 = 0) {
         nextSeq = firstSeq
-        body.reserveCapacity(FrameDecoder.maximumBodyLength)
+        body.reserveCapacity(FrameHeader.maximumBodyLength)
     }
 
     /// Appends the framed `message` to `wire` and returns the seq it used.
@@ -55,16 +55,14 @@ public struct FrameEncoder: Sendable {
         var writer = PayloadWriter(bytes: scratch)
         writer.bytes.removeAll(keepingCapacity: true)
         scratch = []  // hand the buffer to the writer without a copy
-        writer.u8(1)
-        writer.u8(message.rawType)
-        writer.u16(seq)
+        FrameHeader(type: message.rawType, seq: seq).append(to: &writer.bytes)
         message.writePayload(to: &writer)
-        let payloadLength = writer.bytes.count - 4
+        let payloadLength = writer.bytes.count - FrameHeader.byteCount
         guard payloadLength <= maximumPayloadLength else {
             scratch = writer.bytes
             throw .payloadTooLong(type: message.rawType, length: payloadLength)
         }
-        writer.u16(CRC16.checksum(writer.bytes))
+        FrameHeader.appendCRC(to: &writer.bytes)
         COBS.encode(writer.bytes, into: &wire)
         wire.append(0)
         scratch = writer.bytes
@@ -75,13 +73,11 @@ public struct FrameEncoder: Sendable {
     public static func encodeRaw(
         version: UInt8 = 1, type: UInt8, seq: UInt16, payload: [UInt8], crc: UInt16? = nil
     ) -> [UInt8] {
-        var writer = PayloadWriter(bytes: [])
-        writer.u8(version)
-        writer.u8(type)
-        writer.u16(seq)
-        writer.append(payload)
-        writer.u16(crc ?? CRC16.checksum(writer.bytes))
-        var wire = COBS.encode(writer.bytes)
+        var body: [UInt8] = []
+        FrameHeader(version: version, type: type, seq: seq).append(to: &body)
+        body.append(contentsOf: payload)
+        FrameHeader.appendCRC(to: &body, replacing: crc)
+        var wire = COBS.encode(body)
         wire.append(0)
         return wire
     }

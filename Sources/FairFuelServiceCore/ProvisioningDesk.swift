@@ -20,9 +20,9 @@ public struct ProvisioningDesk {
     enum Kind {
         case learnTag
         case learnBeacon(holdMs: Int64)
-        /// `seq`: the NFC_WRITE's, nil until sent; `written`: its ACK said ok, the read-back is awaited.
-        case writeTag(uri: DriverURI, seq: UInt16?, written: Bool)
-        case bootloader(seq: UInt16?)
+        /// `seq`: the NFC_WRITE's, as the tracker framed it; `written`: its ACK said ok, the read-back is awaited.
+        case writeTag(uri: DriverURI, seq: UInt16, written: Bool)
+        case bootloader(seq: UInt16)
     }
 
     struct Candidate {

@@ -64,11 +64,11 @@ extension ServiceCore {
                 return .now("error: \(error)\n")
             }
             let uri = DriverURI(driverID: uuid)
-            guard let wire = tracker.send(.nfcWrite(NFCWrite(timeoutSeconds: UInt8(numbers[0]), ndef: uri.ndefMessage[...])), at: now, { _ in }) else {
+            guard let sent = tracker.send(.nfcWrite(NFCWrite(timeoutSeconds: UInt8(numbers[0]), ndef: uri.ndefMessage[...])), at: now, { _ in }) else {
                 return .now("error: the MCU's transmit queue is full; try again\n")
             }
-            perform(.send(wire))
-            task.kind = .writeTag(uri: uri, seq: Self.seq(ofWire: wire), written: false)
+            perform(.send(sent.wire))
+            task.kind = .writeTag(uri: uri, seq: sent.seq, written: false)
             // The MCU answers at the write, or at its own timeout: allow for the link's delays.
             task.deadlineMs += 3_000
             logger.notice("writing \(uri) to the next blank tag presented within \(numbers[0]) s, for \(driver.name)")
@@ -187,7 +187,7 @@ extension ServiceCore {
     private func provisioningSaw(_ ack: Ack, at now: LinkMilliseconds, _ perform: ServiceActions) -> Bool {
         guard let task = provisioning.task else { return false }
         switch task.kind {
-        case let .writeTag(uri, seq?, false) where seq == ack.ackedSeq:
+        case let .writeTag(uri, seq, false) where seq == ack.ackedSeq:
             // The tracker may have given up on it already (the ACK comes at the write, not within 500 ms).
             tracker.acknowledge(ack) { _ in }
             switch ack.status {
@@ -200,7 +200,7 @@ extension ServiceCore {
             default: finish(task, at: now, error: "the MCU refused the write (\(ack.status.name))", perform)
             }
             return true
-        case let .bootloader(seq?) where seq == ack.ackedSeq:
+        case let .bootloader(seq) where seq == ack.ackedSeq:
             tracker.acknowledge(ack) { _ in }
             if ack.status == .ok {
                 logger.notice("MCU in its bootloader: the link goes quiet until it is flashed or reset")
@@ -232,11 +232,11 @@ extension ServiceCore {
     private func startBootloader(from client: ControlRequestID, at now: LinkMilliseconds, _ perform: ServiceActions) -> ControlAnswer {
         if let busy = provisioning.busyDescription { return .now("error: busy \(busy)\n") }
         guard linkIsUp else { return .now("error: the MCU link is down\n") }
-        guard let wire = tracker.send(.bootloader, at: now, { _ in }) else { return .now("error: the MCU's transmit queue is full; try again\n") }
-        perform(.send(wire))
+        guard let sent = tracker.send(.bootloader, at: now, { _ in }) else { return .now("error: the MCU's transmit queue is full; try again\n") }
+        perform(.send(sent.wire))
         logger.notice("BOOTLOADER sent at a technician's request")
         provisioning.task = ProvisioningDesk.Task(
-            kind: .bootloader(seq: Self.seq(ofWire: wire)), client: client, driverID: nil, driverName: "", startedMs: now.value,
+            kind: .bootloader(seq: sent.seq), client: client, driverID: nil, driverName: "", startedMs: now.value,
             deadlineMs: now.value + ProvisioningDesk.bootloaderAckTimeoutMs)
         return .later
     }
@@ -283,14 +283,8 @@ extension ServiceCore {
 
     /// Whether `seq` is the NFC_WRITE waiting for its tag: its ACK comes at the write, not within the resends.
     func provisioningAwaitsLateAck(_ seq: UInt16) -> Bool {
-        if case let .writeTag(_, waiting?, false)? = provisioning.task?.kind { return waiting == seq }
+        if case let .writeTag(_, waiting, false)? = provisioning.task?.kind { return waiting == seq }
         return false
-    }
-
-    /// The seq of a framed command (COBS, then version, type, seq little-endian).
-    static func seq(ofWire wire: [UInt8]) -> UInt16? {
-        guard wire.count > 1, let body = COBS.decode(wire.dropLast()), body.count >= 6 else { return nil }
-        return UInt16(body[body.startIndex + 2]) | UInt16(body[body.startIndex + 3]) << 8
     }
 }
 

@@ -138,15 +138,20 @@ public final class ServiceCore {
     }
 
     /// Bytes read from the MCU at host time `now`, in arrival order. No allocation per frame:
-    /// frames are handled inside the decoder's callback, their payloads slices of its buffer.
+    /// each frame pulled from the decoder is handled before the next, its payload a slice of the decoder's body.
     public func received(_ bytes: ArraySlice<UInt8>, at now: LinkMilliseconds, _ perform: ServiceActions) {
-        decoder.decode(bytes) { output in
-            switch output {
-            case let .frame(frame): handle(frame, at: now, perform)
-            case let .anomaly(anomaly): logger.debug("link: \(anomaly)")
-            case .duplicate: break
+        let chunk = bytes.span
+        var offset = 0
+        repeat {
+            offset += decoder.append(chunk.extracting(droppingFirst: offset))
+            while let output = decoder.next() {
+                switch output {
+                case let .frame(frame): handle(frame, at: now, perform)
+                case let .anomaly(anomaly): logger.debug("link: \(anomaly)")
+                case .duplicate: break
+                }
             }
-        }
+        } while offset < chunk.count
     }
 
     /// The port failed (unplugged, I/O error); the shell closed it. The session carries on.
@@ -240,9 +245,9 @@ public final class ServiceCore {
 
     /// EVENT_ACK for the MCU frame `seq`: framed with the host's next seq, sent once.
     private func acknowledgeEvent(seq: UInt16, _ perform: ServiceActions) {
-        guard linkIsUp, let wire = tracker.frameUnacknowledged(.eventAck(EventAck(ackedSeq: seq))) else { return }
+        guard linkIsUp, let framed = tracker.frameUnacknowledged(.eventAck(EventAck(ackedSeq: seq))) else { return }
         eventAcksSent += 1
-        perform(.send(wire))
+        perform(.send(framed.wire))
     }
 
     // MARK: GNSS beside the link
@@ -418,8 +423,8 @@ public final class ServiceCore {
     /// Sends a command through the tracker (its resends follow from `timePassed`); nothing while the link is down.
     func send(_ message: LinkMessage, at now: LinkMilliseconds, _ perform: ServiceActions) {
         guard linkIsUp else { return }
-        guard let wire = tracker.send(message, at: now, { outcome in handle(outcome, at: now) }) else { return }
-        perform(.send(wire))
+        guard let sent = tracker.send(message, at: now, { outcome in handle(outcome, at: now) }) else { return }
+        perform(.send(sent.wire))
     }
 
     func sendBLEFilter(at now: LinkMilliseconds, _ perform: ServiceActions) {

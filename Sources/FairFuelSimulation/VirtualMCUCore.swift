@@ -47,7 +47,6 @@ public struct VirtualMCUCore {
     private var offSinceMs: Int64?
     private var generator: MCUTrafficGenerator
     private var decoder = FrameDecoder(sender: .host)
-    private var inbound: [UInt8] = []
     private var heldWhileBooting: [UInt8] = []
     private var filter: [BLEFilter.Entry] = []
     private var pendingWrite: PendingWrite?
@@ -327,65 +326,34 @@ public struct VirtualMCUCore {
             return
         }
         guard isRunning else { return }  // a bootloader or an unplugged MCU does not speak the protocol
-        inbound.append(contentsOf: bytes)
-        var start = 0
-        var index = 0
-        while index < inbound.count {
-            if inbound[index] == 0 {
-                let frame = Array(inbound[start...index])
-                handleHostFrame(frame, at: time, into: &out)
-                start = index + 1
-                if !isRunning { inbound.removeAll(); return }
-            } else if index - start >= FrameDecoder.maximumEncodedLength {
-                // An oversize run: let the decoder count it and skip to the next delimiter.
-                decoder.decode(Array(inbound[start...index])) { _ in }
-                start = index + 1
+        let chunk = bytes.span
+        var offset = 0
+        repeat {
+            offset += decoder.append(chunk.extracting(droppingFirst: offset))
+            while let output = decoder.next() {
+                handleHostOutput(output, at: time, into: &out)
+                // A reset or the bootloader: what the host sent after is lost with the RAM.
+                guard isRunning else { return }
             }
-            index += 1
-        }
-        inbound.removeFirst(start)
+        } while offset < chunk.count
         statistics.hostCounters = decoder.counters
     }
 
-    private mutating func handleHostFrame(_ frame: [UInt8], at time: Int64, into out: inout [Output]) {
-        // The seq, read ahead of the decoder so that a bad payload can be answered.
-        var seq: UInt16?
-        if frame.count > 1, let body = COBS.decode(frame.dropLast()), body.count >= 6,
-            CRC16.checksum(body[0..<(body.count - 2)]) == UInt16(body[body.count - 2]) | UInt16(body[body.count - 1]) << 8
-        {
-            seq = UInt16(body[2]) | UInt16(body[3]) << 8
-        }
-        var outputs: [DecoderOutput] = []
-        decoder.decode(frame) { output in
-            switch output {
-            case .frame(let frame): outputs.append(.frame(Frame(seq: frame.seq, message: Self.copy(frame.message))))
-            default: outputs.append(output)
-            }
-        }
+    private mutating func handleHostOutput(_ output: DecoderOutput, at time: Int64, into out: inout [Output]) {
         statistics.hostCounters = decoder.counters
-        for output in outputs {
-            switch output {
-            case .frame(let frame): execute(frame, at: time, into: &out)
-            case .duplicate(let duplicateSeq, _):
-                events.append(SimEvent(simMs: time, kind: .duplicate(seq: duplicateSeq)))
-                if let previous = recentAcks.last(where: { $0.seq == duplicateSeq }) {
-                    statistics.duplicatesReacked += 1
-                    acknowledge(duplicateSeq, previous.status, at: time, into: &out, remember: false)
-                }
-            case .anomaly(.badPayload):
-                if let seq { acknowledge(seq, .badPayload, at: time, into: &out) }
-            case .anomaly:
-                break
+        switch output {
+        case .frame(let frame): execute(frame, at: time, into: &out)
+        case .duplicate(let duplicateSeq, _):
+            events.append(SimEvent(simMs: time, kind: .duplicate(seq: duplicateSeq)))
+            if let previous = recentAcks.last(where: { $0.seq == duplicateSeq }) {
+                statistics.duplicatesReacked += 1
+                acknowledge(duplicateSeq, previous.status, at: time, into: &out, remember: false)
             }
-        }
-    }
-
-    /// A message whose byte fields no longer point into the decoder's buffer.
-    private static func copy(_ message: LinkMessage) -> LinkMessage {
-        switch message {
-        case .nfcWrite(let write): .nfcWrite(NFCWrite(timeoutSeconds: write.timeoutSeconds, ndef: ArraySlice(Array(write.ndef))))
-        case .unknown(let type, let payload): .unknown(rawType: type, payload: ArraySlice(Array(payload)))
-        default: message
+        case .anomaly(.badPayload):
+            // The frame passed the CRC, so its seq is known: the host gets its ACK.
+            if let seq = decoder.lastHeader?.seq { acknowledge(seq, .badPayload, at: time, into: &out) }
+        case .anomaly:
+            break
         }
     }
 
@@ -538,7 +506,7 @@ public struct VirtualMCUCore {
         nextHeartbeat = nil
         nextEpoch = nil
         pendingWrite = nil
-        inbound.removeAll()
+        decoder.restartStream()
         heldWhileBooting.removeAll()
     }
 

@@ -183,15 +183,14 @@ struct DirectMCULink {
 
     /// Frames `message` through the tracker and writes it; its seq.
     private mutating func send(_ message: LinkMessage) throws -> UInt16 {
-        let seq = tracker.nextSeq
         var refused = false
-        guard let wire = tracker.send(message, at: clock.now, { _ in refused = true }) else {
+        guard let sent = tracker.send(message, at: clock.now, { _ in refused = true }) else {
             throw UserFacingError(refused
                 ? "cannot send \(message.jsonName) to the MCU: a command is still waiting for its ACK"
                 : "cannot frame \(message.jsonName) for the MCU")
         }
-        try write(wire)
-        return seq
+        try write(sent.wire)
+        return sent.seq
     }
 
     private func write(_ wire: [UInt8]) throws {
