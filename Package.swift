@@ -201,8 +201,8 @@ let package = Package(
             name: "FairFuelServiceTests",
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite", "FairFuelStore",
-                "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelService",
-                "TestSupport",
+                "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelServiceCore",
+                "FairFuelService", "TestSupport",
             ]),
         .testTarget(
             name: "FairFuelSimulationTests",

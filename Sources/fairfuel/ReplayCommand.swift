@@ -119,7 +119,7 @@ struct ReplayCommand: ParsableCommand {
                     + "whose receiver times and positions move at the simulated pace while the capture's clock does not\n").utf8))
         }
         if report.link.errorTotal > 0 {
-            print("link errors: " + report.link.named.filter { $0.name != "frames" && $0.value > 0 }.map { "\($0.name) \($0.value)" }.joined(separator: ", "))
+            print("link errors: " + report.link.nonZeroSummary)
         }
     }
 

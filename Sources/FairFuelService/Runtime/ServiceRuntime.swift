@@ -105,22 +105,16 @@ public final class ServiceRuntime {
         store.uplink = options.board.uplink?.outbox
         // Retention once at start-up (without a trusted time: the disk budget only), then hourly.
         if let report = try? store.enforceRetention(nowUTCMs: nil) { logger.debug("retention at start-up: \(report)") }
-        let settings = options.board.coreSettings(catalog: options.catalog, port: options.port)
-        let resumable = try store.tripToContinue(motion: settings.monitor.motion, session: settings.monitor.session)
         // On a full disk the run's row waits with the records: the recorder writes it first when there is room.
-        let run = try Self.beginRun(in: store, options: options)
-        let directory = try store.directory()
-        let vehicle = try store.vehicle()
-        core = try ServiceCore(
-            settings: settings, directory: directory, vehicle: vehicle.fuelSettings, resuming: resumable?.trip,
-            records: StoreProvisioningRecords(store: store), logger: logger)
-        recorder = SessionRecorder(
-            store: store, run: run, directory: directory, policy: options.board.flushPolicy, fuelScale: vehicle.fuelScale,
-            pendingRecordsMax: options.board.store.pendingRecordsMax, continuing: resumable?.session,
-            holding: resumable?.heldUntracked ?? [])
-        recorder.logger = logger
+        let assembly = try ServiceAssembly(
+            board: options.board, store: store, catalog: options.catalog, port: options.port, logger: logger
+        ) { store in try Self.beginRun(in: store, options: options) }
+        core = assembly.core
+        recorder = assembly.recorder
+        let resumable = assembly.resumed
+        let directory = core.directory
         // Says at once, in the log and in `status`, that the store refuses writes.
-        if run == nil { recorder.flush() }
+        if recorder.run == nil { recorder.flush() }
         lostBefore = (try? store.losses()) ?? StoreLosses()
         ring = ByteRing(capacity: options.board.link.receiveRingBytes)
         scratch = [UInt8](repeating: 0, count: options.board.link.receiveRingBytes)
@@ -285,8 +279,7 @@ public final class ServiceRuntime {
             checkStoreFile()
             recorder.retryStoreWrites()
         case let .recordLinkErrors(counts, at):
-            let detail = counts.named.filter { $0.name != "frames" && $0.value > 0 }.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
-            recorder.recordLinkErrors(detail, at: at)
+            recorder.recordLinkErrors(counts.nonZeroSummary, at: at)
         case let .enforceRetention(nowUTCMs):
             recorder.flush()
             do {
