@@ -19,7 +19,7 @@ public struct ReplayReport: Sendable {
     public var sessionsResumed: Int = 0
     /// Trips faster than any car: the capture was probably recorded from a sped-up simulator.
     public var speeds = ReplaySpeedCheck()
-    /// Fixes whose receiver time was off the capture's time (`UTCAnchor`), left out of the trips.
+    /// Fixes whose receiver time was off the MCU's clock (`UTCAnchor`), left out of the trips.
     public var badEpochs = 0
 }
 
@@ -112,6 +112,7 @@ public struct Replay {
                 recorder.retryStoreWrites()
             case let .enforceRetention(nowUTCMs):
                 recorder.flush()
+                // A failed pass deletes nothing; the next hour tries again, as in the service.
                 _ = try? store.enforceRetention(nowUTCMs: nowUTCMs)
             case .send, .complete, .status, .provisioningChanged, .reopenLink:
                 // Nothing listens: the capture holds what the MCU said, with the port open throughout;
