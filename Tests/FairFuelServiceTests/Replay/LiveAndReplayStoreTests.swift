@@ -71,6 +71,10 @@ import TestSupport
         #expect(liveRows["events"]?.contains { $0.contains("link_errors") } == true)
     }
 
+}
+
+/// The runtime and the replay build their core with one `ServiceAssembly`: what the board says reaches both.
+@Suite struct ServiceAssemblyTests {
     @Test("a board setting reaches the runtime's core and the replay's alike: with gpsd as the GNSS source both leave the MCU's NMEA unused")
     func boardSettingsReachRuntimeAndReplay() throws {
         let directory = NSTemporaryDirectory() + "fairfuel-one-builder-\(UUID().uuidString.prefix(8))"
