@@ -209,7 +209,7 @@ let package = Package(
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelSQLite", "FairFuelStore",
                 "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelSimulationRunner",
-                "FairFuelService", "TestSupport", "ReplaySupport",
+                "FairFuelServiceCore", "FairFuelService", "TestSupport", "ReplaySupport",
             ]),
         .testTarget(
             name: "FairFuelSimulationTests",

@@ -9,8 +9,8 @@ import FairFuelCore
 /// MCU that runs faster than real time. Between frames (a quiet or unplugged link) time
 /// is extrapolated by the host's monotonic clock, the one place the host clock counts.
 ///
-/// No I/O: the caller passes host monotonic milliseconds in. Replays do not use it: a
-/// capture's own `t_ms` is their time.
+/// No I/O: the caller passes host monotonic milliseconds in. A replay passes a capture
+/// line's time, the host's clock when the bytes were read.
 public struct LinkClock: Sendable, Equatable {
     /// A backward step up to this many milliseconds is taken as frames of different types
     /// stamped slightly out of order (clamped), a HELLO included: the HELLO that answers our

@@ -26,6 +26,11 @@ public struct LinkCounters: Sendable, Equatable {
         ]
     }
 
+    /// The counters above zero but `frames`, as "crc_error 3, lost 1": the event log's and the replay's line.
+    public var nonZeroSummary: String {
+        named.filter { $0.name != "frames" && $0.value > 0 }.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
+    }
+
     /// Every error counter added up (frames excluded).
     public var errorTotal: UInt64 {
         cobsError + crcError + oversize + badVersion + unknownType + badPayload + lost + duplicate

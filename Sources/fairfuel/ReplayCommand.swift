@@ -107,7 +107,7 @@ struct ReplayCommand: ParsableCommand {
             print("ended \(report.sessionsEndedAtStartup) session(s) left open by an earlier run (power_loss)")
         }
         if report.badEpochs > 0 {
-            print("GNSS: \(report.badEpochs) fix(es) whose receiver time jumped against the capture's were left out (bad epochs)")
+            print("GNSS: \(report.badEpochs) fix(es) whose receiver time jumped against the MCU's clock were left out (bad epochs)")
         }
         if let kilometersPerHour = report.speeds.fastestKilometersPerHour, let fastest = report.speeds.fastest {
             // The replay stands: the warning says what its trips are worth.
@@ -119,7 +119,7 @@ struct ReplayCommand: ParsableCommand {
                     + "whose receiver times and positions move at the simulated pace while the capture's clock does not\n").utf8))
         }
         if report.link.errorTotal > 0 {
-            print("link errors: " + report.link.named.filter { $0.name != "frames" && $0.value > 0 }.map { "\($0.name) \($0.value)" }.joined(separator: ", "))
+            print("link errors: " + report.link.nonZeroSummary)
         }
     }
 

@@ -259,7 +259,7 @@ import TestSupport
         #expect(lines.first == "unsettled: refuel(s) 1, 2; re-split from the data", "\(unsettle.standardOutput)")
         #expect(lines.contains("bill 2 of 2026-11-20 09:00, 2.71 EUR re-split:"), "\(unsettle.standardOutput)")
         // Trip 1 is Bob's now, the open trip 2 still Alice's: the two halve the bill the settled split gave Alice.
-        #expect(lines.contains("    Alice             2.62      -> 1.31      (0.05 L -> 0.03 L)"), "\(unsettle.standardOutput)")
+        #expect(lines.contains("    Alice             2.63      -> 1.32      (0.06 L -> 0.03 L)"), "\(unsettle.standardOutput)")
         #expect(lines.contains("    Bob               -         -> 1.31      (- -> 0.03 L)"), "\(unsettle.standardOutput)")
         #expect(!unsettle.standardOutput.contains("not settled"))
         try Self.expectBillsAddUp(db)

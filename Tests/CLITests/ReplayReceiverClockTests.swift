@@ -3,9 +3,9 @@ import Testing
 import TestSupport
 
 /// `fairfuel replay` of captures whose receiver clock disagrees with the capture's: one recorded
-/// from a sped-up simulator (the receiver's times and positions move at the simulated pace, the
-/// capture's clock at the recorder's, so the trips come out faster than any car: the replay
-/// completes and says so), and one whose receiver jumps back for a few epochs (bad epochs).
+/// from a sped-up simulator (the receiver's times, positions and the MCU's stamps move at the
+/// simulated pace, the capture's clock at the recorder's: the MCU's stamps are the replay's time,
+/// so the trips keep their pace), and one whose receiver jumps back for a few epochs (bad epochs).
 @Suite struct ReplayReceiverClockTests {
     /// Ben's 3 km across town and a park, captured with capture time running `speedUp` times
     /// slower than the drive (the NMEA inside keeps its 1 Hz UTC); `receiverJumpMs`: the
@@ -43,21 +43,27 @@ import TestSupport
         return sessions.first
     }
 
-    @Test("a drive recorded at 20x replays with a warning of the speeds, and the replay completes")
-    func spedUpSimulatorIsNamed() throws {
+    /// A virtual MCU stamps its frames with simulated time: replayed through the service's core,
+    /// whose domain time is the MCU's clock (`LinkClock`), the drive keeps its own pace however
+    /// fast the capture's clock ran, as in the live service.
+    @Test("a drive recorded at 20x from a simulator replays at the MCU's pace: the same trip as at 1x, no speed warning")
+    func spedUpSimulatorKeepsItsPace() throws {
         let directory = ReplayRestartTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let db = try ReplayRestartTests.provisionedStore(in: directory, name: "sped-up")
-        let replay = try FairFuelExecutable.run(["replay", try Self.capture(speedUp: 20, in: directory), "--db", db])
-        #expect(replay.exitCode == 0, "\(replay.standardError)")
-        #expect(replay.standardOutput.contains("1 session(s) started"), "\(replay.standardOutput)")
-        #expect(replay.standardError.contains("warning:"), "\(replay.standardError)")
-        #expect(replay.standardError.contains("speeds no car reaches"), "\(replay.standardError)")
-        #expect(replay.standardError.contains("recorded from a simulator running faster than real time"))
-        // The replay stands: Ben's trip is stored with its distance; the warning only judges it.
-        let trip = try #require(try Self.bensTrip(db))
-        let kilometers = try #require(trip["distance_km"] as? Double)
-        #expect(kilometers > 2.5, "\(trip)")
+        var trips: [[String: Any]] = []
+        for speedUp: Int64 in [1, 20] {
+            let db = try ReplayRestartTests.provisionedStore(in: directory, name: "speed\(speedUp)")
+            let replay = try FairFuelExecutable.run(["replay", try Self.capture(speedUp: speedUp, in: directory), "--db", db])
+            #expect(replay.exitCode == 0, "\(replay.standardError)")
+            #expect(replay.standardOutput.contains("1 session(s) started"), "\(replay.standardOutput)")
+            #expect(!replay.standardError.contains("speeds no car reaches"), "\(replay.standardError)")
+            trips.append(try #require(try Self.bensTrip(db)))
+        }
+        let (steady, spedUp) = (trips[0], trips[1])
+        #expect(spedUp["start_utc"] as? String == steady["start_utc"] as? String, "\(spedUp) vs \(steady)")
+        #expect(spedUp["duration_s"] as? Int == steady["duration_s"] as? Int)
+        let (distance, reference) = (try #require(spedUp["distance_km"] as? Double), try #require(steady["distance_km"] as? Double))
+        #expect(distance > 2.5 && abs(distance - reference) < 0.05, "\(distance) km, \(reference) km at 1x")
     }
 
     @Test("a receiver two hours back for the four epochs up to the tap: the trip keeps its start and length, the bad epochs are named")

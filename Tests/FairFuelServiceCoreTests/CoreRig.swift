@@ -44,9 +44,7 @@ struct CoreRig {
         mcu = VirtualMCUCore(plan: plan)
         records = MemoryProvisioningRecords(directory: try Self.directory(for: plan), vehicle: .familyCar)
         log = LogCapture(minimumLevel: logLevel)
-        core = try ServiceCore(
-            settings: settings, directory: try records.directory(), vehicle: try records.vehicle(), records: records,
-            logger: log.logger)
+        core = try ServiceCore(settings: settings, records: records, logger: log.logger)
         core.linkOpened(opener: "virtual", message: "virtual MCU attached", at: LinkMilliseconds(0)) { perform($0) }
         exchange()
     }

@@ -19,7 +19,7 @@ public struct ReplayReport: Sendable {
     public var sessionsResumed: Int = 0
     /// Trips faster than any car: the capture was probably recorded from a sped-up simulator.
     public var speeds = ReplaySpeedCheck()
-    /// Fixes whose receiver time was off the capture's time (`UTCAnchor`), left out of the trips.
+    /// Fixes whose receiver time was off the MCU's clock (`UTCAnchor`), left out of the trips.
     public var badEpochs = 0
 }
 
@@ -48,18 +48,17 @@ public struct ReplayProgress {
     }
 }
 
-/// Runs a capture through the live path (decoder, ingest, domain, recorder) into a store,
-/// as fast as it can; time comes from the capture only, so the result is always the same.
+/// Runs a capture through the live path into a store, as fast as it can: the service's own
+/// core and recorder (`ServiceAssembly`, as the runtime builds them), the capture's time handed
+/// to the core as the runtime hands it the host's clock (the core's `LinkClock` turns the MCU's
+/// stamps into domain time), and time passing as the runtime's poll loop lets it pass. Time
+/// comes from the capture only, so the result is always the same.
 public struct Replay {
     /// The capture file; `-` reads standard input.
     public let capturePath: String
     public let store: TripStore
-    public var configuration: MonitorConfiguration
-    public var flushPolicy: TripPointFlushPolicy
-
-    public var nmea: NMEAConfiguration
-    /// The store's page cache budget in KiB, applied to `store` when the replay starts, as the service opens its own.
-    public var pageCacheKiB: Int
+    /// Sizes, thresholds and the store's page cache, as the live service on this board has them.
+    public var board: BoardProfile
     /// Snapshots while replaying; nil: none.
     public var progress: ReplayProgress?
     /// The capture's fingerprint when the caller has it already (`CaptureReading.fingerprint()`);
@@ -72,10 +71,7 @@ public struct Replay {
     public init(capturePath: String, store: TripStore, board: BoardProfile = .piZero2W) {
         self.capturePath = capturePath
         self.store = store
-        configuration = board.monitorConfiguration
-        flushPolicy = board.flushPolicy
-        nmea = board.nmeaConfiguration
-        pageCacheKiB = board.store.pageCacheKiB
+        self.board = board
     }
 
     /// Replays the capture file (or standard input), streaming it with constant memory.
@@ -96,32 +92,27 @@ public struct Replay {
         note: String, captureFingerprint: String? = nil,
         reads: (_ feed: (_ timeMs: UInt64, _ bytes: ArraySlice<UInt8>) -> Void) throws -> Void
     ) throws -> ReplayReport {
-        try store.limitPageCache(kib: pageCacheKiB)
-        // Like the service: the last trip may go on (continuity rules); older open sessions end.
-        let openBefore = try store.openSessionCount()
-        let resumable = try store.tripToContinue(motion: configuration.motion, session: configuration.session)
-        let endedAtStartup = openBefore - (resumable?.trip.isOpen == true ? 1 : 0)
-        let run = try store.beginRun(note: note, captureFingerprint: captureFingerprint)
-        let directory = try store.directory()
-        let vehicle = try store.vehicle()
-        var monitor = DrivingMonitor(configuration: configuration, directory: directory, fuel: try FuelSetup.estimator(for: vehicle))
-        if let resumable { monitor.offer(resumable.trip) }
-        var ingest = LinkIngest(monitor: monitor, nmea: nmea)
-        let recorder = SessionRecorder(
-            store: store, run: run, directory: directory, policy: flushPolicy, fuelScale: vehicle.fuelScale,
-            continuing: resumable?.session, holding: resumable?.heldUntracked ?? [])
-        var decoder = FrameDecoder(sender: .mcu)
+        // The service opens its store with this cache; a replay's caller opened this one.
+        try store.limitPageCache(kib: board.store.pageCacheKiB)
+        let assembly = try ServiceAssembly(board: board, store: store) { store in
+            try store.beginRun(note: note, captureFingerprint: captureFingerprint)
+        }
+        let core = assembly.core
+        let recorder = assembly.recorder
         var speeds = ReplaySpeedCheck()
-        func record(_ output: DomainOutput) {
-            speeds.observe(output)
-            recorder.record(output)
+        var loop: ReplayLoop?
+        func perform(_ action: ServiceAction) {
+            if case let .record(output) = action { speeds.observe(output) }
+            // The store's side as the service performs it; the rest has no listener here (the capture
+            // holds what the MCU said, with the port open throughout; nobody asks, nothing publishes).
+            assembly.performOnStore(action, store: store)
         }
         var lastTime: UInt64 = 0
         let every = progress.map { UInt64($0.everyMs) } ?? .max
         var nextSnapshot = every
         func snapshot(at time: UInt64, final: Bool) -> ReplaySnapshot {
             ReplaySnapshot(
-                captureMs: time, frames: decoder.counters.frames, sessionsStarted: recorder.sessionsStarted,
+                captureMs: time, frames: core.linkCounters.frames, sessionsStarted: recorder.sessionsStarted,
                 sessionsEnded: recorder.sessionsEnded, pointsWritten: recorder.pointsWritten, isFinal: final)
         }
         try reads { timeMs, bytes in
@@ -131,20 +122,19 @@ public struct Replay {
                 nextSnapshot += every
             }
             lastTime = timeMs
-            decoder.decode(bytes) { output in
-                guard case let .frame(frame) = output else { return }
-                ingest.handle(frame, at: LinkMilliseconds(Int64(timeMs)), record)
-            }
+            let now = LinkMilliseconds(Int64(timeMs))
+            if loop == nil { loop = ReplayLoop(core: core, startingAt: now, perform) }
+            loop?.read(bytes, at: now, perform)
         }
-        decoder.finish()
-        ingest.finish(at: LinkMilliseconds(Int64(lastTime)), record)
+        loop?.finish(perform)
+        core.finish(at: LinkMilliseconds(Int64(lastTime)), perform)
         recorder.flush()
         progress?.report(snapshot(at: lastTime, final: true))
         if let error = recorder.firstError { throw error }
         return ReplayReport(
-            link: decoder.counters, sessionsStarted: recorder.sessionsStarted, sessionsEnded: recorder.sessionsEnded,
-            pointsWritten: recorder.pointsWritten, sessionsEndedAtStartup: endedAtStartup, lastTimeMs: lastTime,
-            sessionsResumed: recorder.sessionsResumed, speeds: speeds, badEpochs: ingest.monitor.utc.badEpochCount)
+            link: core.linkCounters, sessionsStarted: recorder.sessionsStarted, sessionsEnded: recorder.sessionsEnded,
+            pointsWritten: recorder.pointsWritten, sessionsEndedAtStartup: assembly.sessionsEndedAtStartup, lastTimeMs: lastTime,
+            sessionsResumed: recorder.sessionsResumed, speeds: speeds, badEpochs: core.ingest.monitor.utc.badEpochCount)
     }
 }
 
@@ -159,12 +149,5 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible {
             "\(capture) was replayed into this store before (run \(run), \(note)): its trips are there, and replaying it "
                 + "again would store and bill them twice; nothing was replayed (--again replays it all the same)"
         }
-    }
-}
-
-/// Builds the fuel estimator from the stored vehicle profile and its calibration.
-public enum FuelSetup {
-    public static func estimator(for vehicle: VehicleProfile) throws -> FuelEstimator {
-        try vehicle.fuelSettings.estimator()
     }
 }

@@ -105,22 +105,16 @@ public final class ServiceRuntime {
         store.uplink = options.board.uplink?.outbox
         // Retention once at start-up (without a trusted time: the disk budget only), then hourly.
         if let report = try? store.enforceRetention(nowUTCMs: nil) { logger.debug("retention at start-up: \(report)") }
-        let settings = options.board.coreSettings(catalog: options.catalog, port: options.port)
-        let resumable = try store.tripToContinue(motion: settings.monitor.motion, session: settings.monitor.session)
         // On a full disk the run's row waits with the records: the recorder writes it first when there is room.
-        let run = try Self.beginRun(in: store, options: options)
-        let directory = try store.directory()
-        let vehicle = try store.vehicle()
-        core = try ServiceCore(
-            settings: settings, directory: directory, vehicle: vehicle.fuelSettings, resuming: resumable?.trip,
-            records: StoreProvisioningRecords(store: store), logger: logger)
-        recorder = SessionRecorder(
-            store: store, run: run, directory: directory, policy: options.board.flushPolicy, fuelScale: vehicle.fuelScale,
-            pendingRecordsMax: options.board.store.pendingRecordsMax, continuing: resumable?.session,
-            holding: resumable?.heldUntracked ?? [])
-        recorder.logger = logger
+        let assembly = try ServiceAssembly(
+            board: options.board, store: store, catalog: options.catalog, port: options.port, logger: logger
+        ) { store in try Self.beginRun(in: store, options: options) }
+        core = assembly.core
+        recorder = assembly.recorder
+        let resumable = assembly.resumed
+        let directory = core.directory
         // Says at once, in the log and in `status`, that the store refuses writes.
-        if run == nil { recorder.flush() }
+        if recorder.run == nil { recorder.flush() }
         lostBefore = (try? store.losses()) ?? StoreLosses()
         ring = ByteRing(capacity: options.board.link.receiveRingBytes)
         scratch = [UInt8](repeating: 0, count: options.board.link.receiveRingBytes)
@@ -266,29 +260,24 @@ public final class ServiceRuntime {
     // MARK: Actions
 
     private func perform(_ action: ServiceAction) {
+        // The store's side first, as every shell does it (`ServiceAssembly.performOnStore`).
+        if case .retryStoreWrites = action { checkStoreFile() }
+        if case .provisioningChanged = action {
+            // The CLI asks for a reload after a refuel or a correction, which it may have queued messages for.
+            uplink?.recordsQueued()
+        }
+        if ServiceAssembly.performOnStore(action, core: core, recorder: recorder, store: store, logger: logger) {
+            if case .provisioningChanged = action { uplink?.figuresChanged() }
+            return
+        }
         switch action {
         case let .send(wire):
             write(wire)
-        case let .record(output):
-            recorder.record(output)
         case let .driverChanged(name):
             uplink?.driverChanged(name)
         case .recordsQueued:
             uplink?.recordsQueued()
             uplink?.figuresChanged()
-        case .retryStoreWrites:
-            checkStoreFile()
-            recorder.retryStoreWrites()
-        case let .recordLinkErrors(counts, at):
-            recorder.recordLinkErrors(counts, at: at)
-        case let .enforceRetention(nowUTCMs):
-            recorder.flush()
-            do {
-                let report = try store.enforceRetention(nowUTCMs: nowUTCMs)
-                logger.debug("retention: \(report)")
-            } catch {
-                logger.warning("retention pass failed: \(error)")
-            }
         case let .complete(client, answer):
             _ = control?.complete(ControlTicket(rawValue: client.rawValue), with: answer)
         case let .status(text):
@@ -297,12 +286,8 @@ public final class ServiceRuntime {
             // The MCU fell silent on an open port: close it; the loop reopens it when the core wants it.
             connection?.close()
             connection = nil
-        case .provisioningChanged:
-            // The CLI asks for a reload after a refuel or a correction, which it may have queued messages for.
-            uplink?.recordsQueued()
-            recorder.update(directory: core.directory)
-            recorder.fuelScale = core.vehicle.fuelScale
-            uplink?.figuresChanged()
+        case .record, .recordLinkErrors, .retryStoreWrites, .enforceRetention, .provisioningChanged:
+            break  // performed on the store above
         }
     }
 

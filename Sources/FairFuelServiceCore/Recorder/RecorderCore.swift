@@ -281,7 +281,7 @@ public final class RecorderCore {
     /// event log, as a `link_errors` row at link time `at` naming the counts (`crc_error 3,
     /// cobs_error 1`). At most `linkErrorEventsKept` such rows are kept, the oldest going first.
     public func recordLinkErrors(_ counts: LinkCounters, at: LinkMilliseconds, _ store: StoreIntents) {
-        let detail = counts.named.filter { $0.name != "frames" && $0.value > 0 }.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
+        let detail = counts.nonZeroSummary
         let written = attempt { () throws(Refusal) in
             try perform(.logEvent(kind: "link_errors", detail: detail, utcMs: utcMs(at), keepingAtMost: Self.linkErrorEventsKept), store)
         }

@@ -7,8 +7,8 @@ import FairFuelStore
 import Foundation
 import Testing
 
-/// A capture's `t_ms` is the replay's domain time: a time no capture can have is refused with its
-/// line, never handed to the domain.
+/// A capture's `t_ms` is the replay's host time (the core's `LinkClock` makes domain time of it and
+/// the MCU's stamps): a time no capture can have is refused with its line, never handed to the core.
 @Suite struct ReplayCaptureTimeTests {
     /// Twenty seconds of Anna's drive as the MCU sends it, ending at `endMs`: a tap, fixes at 1 Hz,
     /// then a fix, the ignition off and a last fix in the final 300 ms (the fuel model closes its
