@@ -61,6 +61,23 @@ import TestSupport
         }
     }
 
+    /// A UK car's pump sells imperial gallons: the form asks for gallons and the fuel log gets litres.
+    @Test func aUKCarsRefuelFormTakesImperialGallons() async throws {
+        let db = try WebRig.store()
+        #expect(try WebRig.cli(["vehicle", "set", "--units", "uk", "--db", db]).exitCode == 0)
+        try await WebRig.serve(db) { web in
+            _ = try await web.logIn("mum", WebRig.familyPassword)
+            let form = try await web.send(.get, "/refuels/new")
+            #expect(form.text.contains("name=\"gallons\"") && !form.text.contains("name=\"liters\""))
+            // 8 gallons at the usual 1.80 a litre: 65.47.
+            let saved = try await web.send(.post, "/refuels", form: "csrf=\(web.csrfToken)&gallons=8&cost=65.47&full=1&station=Gallons", csrf: false)
+            #expect(saved.status == .ok, "\(saved.text.prefix(400))")
+            let log = try WebRig.cliJSON(["refuel", "list", "--json"], db: db) as! [[String: Any]]
+            let entry = try #require(log.first { $0["station"] as? String == "Gallons" })
+            #expect(abs((entry["liters"] as? Double ?? 0) - 8 * 4.546_09) < 0.001, "\(entry)")
+        }
+    }
+
     /// Without the car's service nobody can tap: the driver is added all the same and the page says why.
     @Test func aDriverAddedWithoutTheServiceIsStoredAndThePageSaysWhyNoTap() async throws {
         let db = try WebRig.store()
