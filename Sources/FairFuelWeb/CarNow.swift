@@ -8,8 +8,8 @@ struct CarNow: Sendable, Equatable {
         case parked
         /// `driver`: nil while the car does not know who drives; `kilometers` so far, when known.
         case driven(driver: String?, kilometers: Double?)
-        /// No service answers (not running, or this is not the car): the reason.
-        case notKnown(String)
+        /// No service answers (not running, or this is not the car), or its status cannot be read.
+        case notKnown
 
         /// Who drives now, when the car knows.
         var driverName: String? {
@@ -31,11 +31,7 @@ struct CarNow: Sendable, Equatable {
     }
 
     static func driving(_ status: ServiceAnswer) -> Driving {
-        guard case let .answered(json) = status else {
-            if case let .notRunning(reason) = status { return .notKnown(reason) }
-            return .notKnown("no answer")
-        }
-        guard let fields = StatusText.fields(json) else { return .notKnown("the service's status cannot be read") }
+        guard case let .answered(json) = status, let fields = StatusText.fields(json) else { return .notKnown }
         func scalar(_ name: String) -> String? {
             guard case let .scalar(text)? = fields.first(where: { $0.0 == name })?.1, text != "-" else { return nil }
             return text
@@ -44,7 +40,7 @@ struct CarNow: Sendable, Equatable {
         case "IDLE"?, "ENDED"?: return .parked
         case "STARTING"?, "ACTIVE"?, "STOPPING"?, "SWITCHING"?:
             return .driven(driver: scalar("driver"), kilometers: scalar("session_km").flatMap(Double.init))
-        default: return .notKnown("the service's status has no session state")
+        default: return .notKnown
         }
     }
 }

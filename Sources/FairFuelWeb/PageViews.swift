@@ -58,8 +58,9 @@ enum PageViews {
         case let .driven(driver, kilometers):
             let distance = kilometers.map { ", " + u.distanceText(meters: $0 * 1_000) + " so far" } ?? ""
             (driving, state) = ("Being driven by " + (driver ?? "someone the car does not know yet") + distance, "driven")
-        case let .notKnown(reason):
-            (driving, state) = ("Whether it is being driven: not known (\(reason))", "unknown")
+        case .notKnown:
+            // The reason (a socket's path) is for the API and logs; the family reads that nobody can say.
+            (driving, state) = ("Whether it is being driven: not known (the car's service does not answer)", "unknown")
         }
         let tank = now.tankLiters.map { liters in
             "Tank: about \(u.volumeText(liters: liters, decimals: 1)) of \(u.volumeText(liters: now.tankCapacityLiters, decimals: 0))"
