@@ -174,6 +174,9 @@ def test_every_page_in_a_browser(browser, server, store, viewport):
     shown = {row.get_attribute("data-driver"): int(row.get_attribute("data-cost-cents"))
              for row in browser.find_elements(By.CSS_SELECTOR, "#totals tr[data-driver]")}
     assert shown == expected and len(shown) >= 2
+    if viewport == "phone":
+        # What a phone shows first, for the README (docs/web-home-phone.png is a copy of it).
+        browser.save_screenshot(os.path.join(SCREENSHOTS, "readme-home-phone.png"))
     shoot(browser, viewport, "home")
 
     trips = cli_json("trips", "--json", "--db", store)
