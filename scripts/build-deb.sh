@@ -111,6 +111,11 @@ chrpath -d "$stage/usr/bin/fairfuel" "$stage/usr/sbin/fairfueld" >/dev/null
 # systemd, udev, users and directories.
 install -d "$stage/lib/systemd/system" "$stage/lib/udev/rules.d" "$stage/usr/lib/sysusers.d" "$stage/usr/lib/tmpfiles.d"
 install -m 0644 "$root/systemd/fairfuel.service" "$root/systemd/fairfuel-usb-pull.service" "$stage/lib/systemd/system/"
+# The web app, started by its socket (port 80) through systemd's proxy, and advertised by Avahi.
+install -m 0644 "$root/systemd/fairfuel-web.socket" "$root/systemd/fairfuel-web.service" "$root/systemd/fairfuel-web-proxy.service" \
+  "$stage/lib/systemd/system/"
+install -d "$stage/etc/avahi/services"
+install -m 0644 "$root/systemd/fairfuel-web.avahi.service" "$stage/etc/avahi/services/fairfuel-web.service"
 install -m 0644 "$root/udev/99-fairfuel-mcu.rules" "$stage/lib/udev/rules.d/"
 install -m 0644 "$root/debian/fairfuel.sysusers" "$stage/usr/lib/sysusers.d/fairfuel.conf"
 install -m 0644 "$root/debian/fairfuel.tmpfiles" "$stage/usr/lib/tmpfiles.d/fairfuel.conf"
@@ -138,6 +143,9 @@ install -d "$doc" "$share/lintian/overrides"
 install -m 0644 "$root/debian/copyright" "$doc/copyright"
 gzip -9n -c "$root/debian/changelog" > "$doc/changelog.gz"
 gzip -9n -c "$root/boards/README.md" > "$doc/README.boards.md.gz"
+# The web app's guide (the units and the man page point at it) and its API's OpenAPI document.
+gzip -9n -c "$root/docs/web.md" > "$doc/web.md.gz"
+gzip -9n -c "$root/docs/openapi.json" > "$doc/openapi.json.gz"
 install -m 0644 "$root/debian/lintian-overrides" "$share/lintian/overrides/fairfuel"
 
 find "$stage" -type d -exec chmod 0755 {} +
@@ -163,7 +171,7 @@ install -d "$stage/DEBIAN"
 installed_size="$(du -sk --exclude=DEBIAN "$stage" | cut -f1)"
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@INSTALLED_SIZE@/$installed_size/" -e "s/@DEPENDS@/$depends/" \
   "$root/debian/control.in" > "$stage/DEBIAN/control"
-echo /etc/fairfuel/fairfuel.toml > "$stage/DEBIAN/conffiles"
+printf '%s\n' /etc/fairfuel/fairfuel.toml /etc/avahi/services/fairfuel-web.service > "$stage/DEBIAN/conffiles"
 for script in postinst prerm postrm; do install -m 0755 "$root/debian/$script" "$stage/DEBIAN/$script"; done
 chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/conffiles"
 

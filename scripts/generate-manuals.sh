@@ -38,6 +38,24 @@ the trip store (\-\-db or $FAIRFUEL_DB choose another)
 .TP
 .I /run/fairfuel/control.sock
 the running service's control socket
+.TP
+.I /lib/systemd/system/fairfuel-web.socket
+the web app's port (80): the first connection starts
+.B fairfuel-web.service
+(\fBfairfuel web\fR on 127.0.0.1:8080, the profile's [web]) through
+.BR fairfuel-web-proxy.service ;
+the app exits after [web] idle_exit_s without a request
+.TP
+.I /etc/avahi/services/fairfuel-web.service
+advertises the web app on the home network as "FairFuel <host>" (_http._tcp)
+[WEB APP]
+.B fairfuel web
+serves the family's phone-first pages and /api/v1 on the car's store. Nobody can log in until
+.B fairfuel web user add NAME \-\-role family
+has given them a password (read from standard input). The [web] table of the board profile gives
+the address, the upload limit and the idle exit; see
+.I /usr/share/doc/fairfuel/web.md.gz
+(installed with the package's documentation).
 [SEE ALSO]
 .BR fairfueld (8),
 .BR systemctl (1),

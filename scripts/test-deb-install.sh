@@ -97,6 +97,13 @@ check "/var/lib/fairfuel is fairfuel's, 0750" [ "$(in_root stat -c '%U:%G %a' /v
 check "the conffile is the board profile" cmp -s "$chroot_dir/etc/fairfuel/fairfuel.toml" "$root/boards/pi-zero-2w.toml"
 check "fairfuel.service is enabled" [ -L "$chroot_dir/etc/systemd/system/multi-user.target.wants/fairfuel.service" ]
 check "the man pages are there" [ -s "$chroot_dir/usr/share/man/man8/fairfueld.8.gz" ]
+check "fairfuel(1) has the web app's section" bash -c 'zcat "$0" | grep -q "^\.SH \"WEB APP\""' "$chroot_dir/usr/share/man/man1/fairfuel.1.gz"
+for file in lib/systemd/system/fairfuel-web.socket lib/systemd/system/fairfuel-web.service lib/systemd/system/fairfuel-web-proxy.service \
+            etc/avahi/services/fairfuel-web.service usr/share/doc/fairfuel/web.md.gz usr/share/doc/fairfuel/openapi.json.gz; do
+  check "/$file is installed" [ -s "$chroot_dir/$file" ]
+done
+check "fairfuel-web.socket is enabled" [ -L "$chroot_dir/etc/systemd/system/sockets.target.wants/fairfuel-web.socket" ]
+check "the Avahi file is a conffile" bash -c 'dpkg-deb -I "$0" conffiles | grep -qx /etc/avahi/services/fairfuel-web.service' "$deb"
 # The uplink: libmosquitto1 (loaded with dlopen) is recommended, so apt installed it; the unit hands
 # the service its broker password (LoadCredential=) and lets it reach a broker off the loopback.
 check "the control file Recommends libmosquitto1" bash -c 'dpkg-deb -f "$0" Recommends | tr -d " " | tr "," "\n" | grep -qx libmosquitto1' "$deb"
@@ -107,7 +114,8 @@ check "the unit does not confine IP to the loopback" bash -c '! grep -q "^IPAddr
 
 # 2. The installed units, as systemd reads them from the installed tree.
 if command -v systemd-analyze >/dev/null; then
-  if systemd-analyze verify --man=no --root="$chroot_dir" fairfuel.service fairfuel-usb-pull.service >"$work/verify.log" 2>&1 \
+  if systemd-analyze verify --man=no --root="$chroot_dir" fairfuel.service fairfuel-usb-pull.service \
+       fairfuel-web.socket fairfuel-web.service fairfuel-web-proxy.service >"$work/verify.log" 2>&1 \
      && ! grep -q "fairfuel" "$work/verify.log"; then
     passed=$((passed + 1)); say "ok: systemd-analyze verify of the installed units"
   else

@@ -95,6 +95,11 @@ public struct DisplayUnits: Sendable, Equatable {
         litersPerGallon.map { volume * $0 } ?? volume
     }
 
+    /// Litres in gallons: imperial gallons for a `uk` vehicle, US gallons otherwise (a metric one too).
+    public func liters(gallons: Double) -> Double {
+        gallons * (litersPerGallon ?? Self.litersPerUSGallon)
+    }
+
     // MARK: Text
 
     /// `12.35 km` / `7.67 mi`.

@@ -123,54 +123,22 @@ public enum HTMLReport {
 
     /// Two lines over the full-to-full periods: the model's estimate and the pump's truth.
     static func trendChart(_ content: Content) -> String {
-        let u = content.units
-        let points = content.trend.suffix(12).compactMap { period -> (String, Double?, Double?)? in
+        let chart = trend(content.trend.suffix(12), units: content.units, title: "consumption trend")
+        guard !chart.isEmpty else { return "<p class=\"note\">No consumption trend yet: it needs two full fills.</p>\n" }
+        return chart.svg()
+    }
+
+    /// The full-to-full periods' estimated and real consumption in the family's unit, labelled by the later fill's day.
+    public static func trend<S: Sequence<FullFillPeriod>>(_ periods: S, units u: DisplayUnits, title: String) -> LineChart {
+        let points = periods.compactMap { period -> (String, Double?, Double?)? in
             let real = period.realLitersPer100km.flatMap(u.consumption(litersPer100km:))
             let estimated = period.estimatedLitersPer100km.flatMap(u.consumption(litersPer100km:))
             guard real != nil || estimated != nil else { return nil }
-            let date = UTCTimestamp(millisecondsSinceEpoch: period.toUTCMs).date
-            return (ISO8601.monthDay(date), estimated, real)
+            return (ISO8601.monthDay(UTCTimestamp(millisecondsSinceEpoch: period.toUTCMs).date), estimated, real)
         }
-        guard !points.isEmpty else {
-            return "<p class=\"note\">No consumption trend yet: it needs two full fills.</p>\n"
-        }
-        let width = 720, height = 300, left = 60, right = 20, top = 20, bottom = 50
-        let values = points.flatMap { [$0.1, $0.2].compactMap { $0 } }
-        let low = max(0, (values.min() ?? 0) * 0.8), high = max(low + 1, (values.max() ?? 1) * 1.15)
-        let plotWidth = width - left - right, plotHeight = height - top - bottom
-        func x(_ index: Int) -> Int {
-            points.count == 1 ? left + plotWidth / 2 : left + plotWidth * index / (points.count - 1)
-        }
-        func y(_ value: Double) -> Int { top + Int(Double(plotHeight) * (1 - (value - low) / (high - low))) }
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"consumption trend\">\n"
-        svg += "<line x1=\"\(left)\" y1=\"\(top)\" x2=\"\(left)\" y2=\"\(top + plotHeight)\" stroke=\"#444\"/>"
-        svg += "<line x1=\"\(left)\" y1=\"\(top + plotHeight)\" x2=\"\(left + plotWidth)\" y2=\"\(top + plotHeight)\" stroke=\"#444\"/>\n"
-        for step in 0...4 {
-            let value = low + (high - low) * Double(step) / 4
-            svg += "<line x1=\"\(left)\" y1=\"\(y(value))\" x2=\"\(left + plotWidth)\" y2=\"\(y(value))\" stroke=\"#e0e0e0\"/>"
-            svg += "<text x=\"\(left - 8)\" y=\"\(y(value) + 4)\" text-anchor=\"end\">\(DisplayUnits.fixed(value, 1))</text>\n"
-        }
-        for (index, point) in points.enumerated() {
-            svg += "<text x=\"\(x(index))\" y=\"\(top + plotHeight + 18)\" text-anchor=\"middle\">\(point.0)</text>\n"
-        }
-        for (series, colour, label) in [(1, "#1f77b4", "estimated"), (2, "#d62728", "real (pump)")] {
-            let coordinates = points.enumerated().compactMap { index, point -> String? in
-                let value = series == 1 ? point.1 : point.2
-                return value.map { "\(x(index)),\(y($0))" }
-            }
-            if coordinates.count >= 2 {
-                svg += "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"3\" points=\"\(coordinates.joined(separator: " "))\"/>\n"
-            }
-            for coordinate in coordinates {
-                let parts = coordinate.split(separator: ",")
-                svg += "<circle cx=\"\(parts[0])\" cy=\"\(parts[1])\" r=\"5\" fill=\"\(colour)\"/>"
-            }
-            let legendX = left + (series == 1 ? 10 : 150)
-            svg += "\n<rect x=\"\(legendX)\" y=\"\(height - 22)\" width=\"14\" height=\"14\" fill=\"\(colour)\"/>"
-            svg += "<text x=\"\(legendX + 20)\" y=\"\(height - 10)\">\(label)</text>\n"
-        }
-        svg += "<text x=\"\(left + 320)\" y=\"\(height - 10)\">\(u.consumptionUnit)</text>\n"
-        return svg + "</svg>\n"
+        return LineChart(
+            title: title, unit: u.consumptionUnit, labels: points.map(\.0),
+            series: [.init(name: "estimated", values: points.map(\.1)), .init(name: "real (pump)", values: points.map(\.2))])
     }
 
     static func tripsTable(_ trips: [TripRow], units u: DisplayUnits) -> String {

@@ -12,8 +12,7 @@ public enum StatusText {
 
     /// The text, or nil when `json` is not an object this reader understands (then print it as is).
     public static func text(_ json: String) -> String? {
-        var reader = Reader(bytes: Array(json.utf8))
-        guard case let .object(fields)? = reader.value(), reader.atEnd else { return nil }
+        guard let fields = fields(json) else { return nil }
         var text = ""
         for (name, value) in fields {
             switch value {
@@ -25,6 +24,13 @@ public enum StatusText {
             }
         }
         return text
+    }
+
+    /// The status object's top-level fields, or nil when `json` is not an object this reader understands.
+    public static func fields(_ json: String) -> [(String, Value)]? {
+        var reader = Reader(bytes: Array(json.utf8))
+        guard case let .object(fields)? = reader.value(), reader.atEnd else { return nil }
+        return fields
     }
 
     static func pad(_ text: String, _ width: Int) -> String { TerminalText.padded(text, width) }

@@ -9,7 +9,10 @@ public enum UsualPriceText {
         // Per the unit the family reads volumes in (a litre, a US or a UK gallon).
         let perUnit = units.liters(volume: 1)
         func text(_ perLiter: Double) -> String {
-            units.moneyWithCurrency(MinorUnits(Int64((perLiter * perUnit).rounded()))) + "/" + units.volumeUnit
+            let minor = (perLiter * perUnit).rounded()
+            // A typo such as 0.000001 L makes a price no money holds: said so, never converted (that would trap).
+            guard minor.isFinite, abs(minor) < 1e15 else { return "an absurd price per " + units.volumeUnit }
+            return units.moneyWithCurrency(MinorUnits(Int64(minor))) + "/" + units.volumeUnit
         }
         let paid = "\(units.moneyWithCurrency(cost)) for \(units.volumeText(liters: liters)) is \(text(finding.pricePerLiter))"
         switch finding.reference {

@@ -25,17 +25,18 @@ enum HTMLPage {
         """
 
     /// A whole page: the navigation for a logged-in user, `body` as given (already escaped).
-    static func page(_ title: String, session: WebSession?, body: String) -> String {
+    /// `refreshSeconds`: the page reloads itself (a wait shown live without script).
+    static func page(_ title: String, session: WebSession?, body: String, refreshSeconds: Int? = nil) -> String {
         var nav = "<strong>FairFuel</strong>"
         if let session {
             nav += "<a href=\"/\">Home</a><a href=\"/trips\">Trips</a><a href=\"/refuels/new\">Refuel</a>"
-                + "<a href=\"/bills\">Bills</a><a href=\"/drivers\">Drivers</a>"
+                + "<a href=\"/bills\">Bills</a><a href=\"/charts\">Charts</a><a href=\"/drivers\">Drivers</a>"
                 + "<form class=\"inline\" method=\"post\" action=\"/logout\">\(csrfField(session))"
                 + "<button type=\"submit\" style=\"padding:.2rem .6rem;min-height:0;background:#0b3552\">Log out \(h(session.name))</button></form>"
         }
         return """
             <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\(refreshSeconds.map { "<meta http-equiv=\"refresh\" content=\"\($0)\">" } ?? "")
             <title>\(h(title)) · FairFuel</title><style>\(style)</style></head>
             <body><header>\(nav)</header><main><h1>\(h(title))</h1>
             \(body)

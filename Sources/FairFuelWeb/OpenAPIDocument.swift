@@ -241,6 +241,38 @@ enum OpenAPIDocument {
            "items": {
             "$ref": "#/components/schemas/Trip"
            }
+          },
+          "now": {
+           "type": "object",
+           "required": [
+            "driving",
+            "driver",
+            "tank_l"
+           ],
+           "properties": {
+            "driving": {
+             "enum": [
+              "parked",
+              "driven",
+              "not_known"
+             ]
+            },
+            "driver": {
+             "type": [
+              "string",
+              "null"
+             ]
+            },
+            "tank_l": {
+             "type": [
+              "number",
+              "null"
+             ]
+            },
+            "tank_capacity_l": {
+             "type": "number"
+            }
+           }
           }
          }
         }
@@ -998,6 +1030,279 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/api/v1/refuels/{id}/edit": {
+   "post": {
+    "summary": "Correct a refuel (family): what is given changes; bills re-split",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/RefuelChange"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No session",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "Not allowed (role, CSRF token, another site)",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "Not found",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "Needs confirmation (send confirm: true)",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "Too large",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "422": {
+      "description": "Refused by the book's rules",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "503": {
+      "description": "The store cannot do it now",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "properties": {
+         "liters": {
+          "type": "number",
+          "exclusiveMinimum": 0
+         },
+         "cost": {
+          "type": "string",
+          "pattern": "^[0-9]+([.,][0-9]{1,3})?$"
+         },
+         "full": {
+          "type": "boolean"
+         },
+         "odometer_km": {
+          "type": "number",
+          "minimum": 0
+         },
+         "confirm": {
+          "type": "boolean"
+         }
+        }
+       }
+      }
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "integer",
+       "minimum": 1
+      }
+     }
+    ],
+    "security": [
+     {
+      "session": [],
+      "csrf": []
+     }
+    ]
+   }
+  },
+  "/api/v1/refuels/{id}/remove": {
+   "post": {
+    "summary": "Remove a refuel (family); every split recomputed",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/RefuelChange"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No session",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "Not allowed (role, CSRF token, another site)",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "Not found",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "Needs confirmation (send confirm: true)",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "Too large",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "422": {
+      "description": "Refused by the book's rules",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "503": {
+      "description": "The store cannot do it now",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "properties": {
+         "confirm": {
+          "type": "boolean"
+         }
+        }
+       }
+      }
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "integer",
+       "minimum": 1
+      }
+     }
+    ],
+    "security": [
+     {
+      "session": [],
+      "csrf": []
+     }
+    ]
+   }
+  },
   "/api/v1/bills": {
    "get": {
     "summary": "Every bill's split",
@@ -1375,6 +1680,317 @@ enum OpenAPIDocument {
       }
      }
     }
+   },
+   "post": {
+    "summary": "Add a driver (family), without tag or beacon: the car learns them (drivers/{id}/learn)",
+    "responses": {
+     "201": {
+      "description": "Added",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Driver"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No session",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "Not allowed (role, CSRF token, another site)",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "Not found",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "Needs confirmation (send confirm: true)",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "Too large",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "422": {
+      "description": "Refused by the book's rules",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "503": {
+      "description": "The store cannot do it now",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "name"
+        ],
+        "properties": {
+         "name": {
+          "type": "string"
+         }
+        }
+       }
+      }
+     }
+    },
+    "security": [
+     {
+      "session": [],
+      "csrf": []
+     }
+    ]
+   }
+  },
+  "/api/v1/drivers/learning": {
+   "get": {
+    "summary": "What the car waits for (a tap, a beacon), or how the last learning ended",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Learning"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No session",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "Not found",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "503": {
+      "description": "The store cannot do it now",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/api/v1/drivers/{id}/learn": {
+   "post": {
+    "summary": "Ask the car to learn the driver's tag (a tap) or beacon (family; needs the running service)",
+    "responses": {
+     "202": {
+      "description": "The car waits",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Learning"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No session",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "Not allowed (role, CSRF token, another site)",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "Not found",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "Needs confirmation (send confirm: true)",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "Too large",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "422": {
+      "description": "Refused by the book's rules",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "503": {
+      "description": "The store cannot do it now",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "step"
+        ],
+        "properties": {
+         "step": {
+          "enum": [
+           "tag",
+           "beacon"
+          ]
+         }
+        }
+       }
+      }
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "integer",
+       "minimum": 1
+      }
+     }
+    ],
+    "security": [
+     {
+      "session": [],
+      "csrf": []
+     }
+    ]
    }
   },
   "/api/v1/drivers/{id}/rename": {
@@ -1913,6 +2529,61 @@ enum OpenAPIDocument {
      },
      "refuels": {
       "type": "integer"
+     }
+    }
+   },
+   "RefuelChange": {
+    "type": "object",
+    "required": [
+     "id",
+     "bills"
+    ],
+    "properties": {
+     "id": {
+      "type": "integer"
+     },
+     "bills": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/BillChange"
+      }
+     }
+    }
+   },
+   "Learning": {
+    "type": "object",
+    "required": [
+     "state"
+    ],
+    "properties": {
+     "state": {
+      "enum": [
+       "none",
+       "waiting",
+       "done",
+       "failed"
+      ]
+     },
+     "driver_id": {
+      "type": "integer"
+     },
+     "driver": {
+      "type": "string"
+     },
+     "step": {
+      "enum": [
+       "tag",
+       "beacon"
+      ]
+     },
+     "seconds_left": {
+      "type": "integer"
+     },
+     "message": {
+      "type": [
+       "string",
+       "null"
+      ]
      }
     }
    },

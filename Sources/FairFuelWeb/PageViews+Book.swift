@@ -9,7 +9,7 @@ extension PageViews {
         let full = values.isEmpty || values["full"] != nil
         return (error.map { H.message($0, kind: "err") } ?? "") + """
             <form class="card" method="post" action="/refuels" enctype="multipart/form-data">\(H.csrfField(session))
-            <label for="liters">Litres</label><input id="liters" name="liters" type="number" inputmode="decimal" step="0.01" min="0.1" required value="\(value("liters"))">
+            \(volumeField(units: u, values: values))
             <label for="cost">Total cost (\(H.h(u.currency)))</label><input id="cost" name="cost" inputmode="decimal" required value="\(value("cost"))">
             <label><input type="checkbox" name="full" value="1"\(full ? " checked" : "")>Filled to the top</label>
             <label for="odometer_km">Odometer (km)</label><input id="odometer_km" name="odometer_km" type="number" inputmode="decimal" step="0.1" min="0" value="\(value("odometer_km"))">
@@ -18,6 +18,35 @@ extension PageViews {
             <label for="receipt">Receipt photo</label><input id="receipt" name="receipt" type="file" accept="image/jpeg,image/png" capture="environment">
             <button type="submit">Save the refuel</button></form>
             """
+    }
+
+    /// The volume in the car's unit: `liters`, or `gallons` (US, or imperial for a `uk` car).
+    static func volumeField(units u: DisplayUnits, values: [String: String]) -> String {
+        let name = u.litersPerGallon == nil ? "liters" : "gallons"
+        let label = u.litersPerGallon == nil ? "Litres" : "Gallons (\(u.volumeUnit))"
+        return "<label for=\"\(name)\">\(H.h(label))</label><input id=\"\(name)\" name=\"\(name)\" type=\"number\" inputmode=\"decimal\" "
+            + "step=\"0.01\" min=\"0.01\" required value=\"\(H.h(values[name] ?? ""))\">"
+    }
+
+    /// `fairfuel refuel edit` and `remove` on a page: the volume, cost, full or partial and odometer as
+    /// they are, to correct; the removal asks for nothing more than the button (the store's warnings follow).
+    static func refuelEdit(id: Int64, _ bill: RefuelInput, units u: DisplayUnits, session: WebSession, values: [String: String]? = nil, error: String? = nil) -> String {
+        let volumeName = u.litersPerGallon == nil ? "liters" : "gallons"
+        let shown = values ?? [
+            volumeName: DisplayUnits.fixed(u.volume(liters: bill.liters), 2), "cost": u.moneyText(bill.cost),
+            "odometer_km": bill.odometerKilometers.map { DisplayUnits.fixed($0, 1) } ?? "",
+        ]
+        let full = values.map { $0["full"] != nil } ?? bill.fullTank
+        return (error.map { H.message($0, kind: "err") } ?? "")
+            + "<p class=\"muted\">Refuel \(id) of \(H.h(u.minuteText(utcMs: bill.atUTCMs)))\(bill.station.map { " at " + H.h($0) } ?? "")</p>"
+            + "<form class=\"card\" method=\"post\" action=\"/refuels/\(id)/edit\">\(H.csrfField(session))" + volumeField(units: u, values: shown)
+            + "<label for=\"cost\">Total cost (\(H.h(u.currency)))</label><input id=\"cost\" name=\"cost\" inputmode=\"decimal\" required value=\"\(H.h(shown["cost"] ?? ""))\">"
+            + "<label><input type=\"checkbox\" name=\"full\" value=\"1\"\(full ? " checked" : "")>Filled to the top</label>"
+            + "<label for=\"odometer_km\">Odometer (km; empty: none)</label><input id=\"odometer_km\" name=\"odometer_km\" type=\"number\" "
+            + "inputmode=\"decimal\" step=\"0.1\" min=\"0\" value=\"\(H.h(shown["odometer_km"] ?? ""))\">"
+            + "<button type=\"submit\">Save the correction</button></form>"
+            + "<div class=\"card\">" + H.button("Remove the refuel", action: "/refuels/\(id)/remove", session: session, danger: true)
+            + "<p class=\"muted\">Every bill is split again without it.</p></div>"
     }
 
     /// Every bill's split, newest first, with settle and unsettle for the family.
@@ -47,27 +76,10 @@ extension PageViews {
                                     H.h(DisplayUnits.fixed(u.volume(liters: $0.fuelLiters), 2)), H.h(own.moneyText($0.cost))] },
                 numeric: [1, 2])
             if session.isFamily {
+                body += "<a href=\"/refuels/\(split.id)/edit\">Correct or remove</a> "
                 body += split.refuel.settledUTCMs == nil
                     ? H.button("Settle", action: "/bills/\(split.id)/settle", session: session)
                     : H.button("Unsettle", action: "/bills/\(split.id)/unsettle", session: session, danger: true)
-            }
-            body += "</section>"
-        }
-        return body
-    }
-
-    static func drivers(_ drivers: [DriverRecord], session: WebSession) -> String {
-        guard !drivers.isEmpty else {
-            return "<p class=\"muted\">No driver yet: add one at the car with `fairfuel provision driver add`.</p>"
-        }
-        var body = ""
-        for driver in drivers {
-            let id = driver.id.rawValue
-            body += "<section class=\"card\"><h2>\(H.h(driver.name))</h2><p class=\"muted\">\(driver.tags.count) tag(s), \(driver.beacons.count) beacon(s)</p>"
-            if session.isFamily {
-                body += "<form method=\"post\" action=\"/drivers/\(id)/rename\">\(H.csrfField(session))<label for=\"name-\(id)\">New name</label>"
-                    + "<input id=\"name-\(id)\" name=\"name\" maxlength=\"64\" required value=\"\(H.h(driver.name))\"><button type=\"submit\">Rename</button></form>"
-                    + H.button("Remove", action: "/drivers/\(id)/remove", session: session, danger: true)
             }
             body += "</section>"
         }

@@ -17,11 +17,12 @@ enum PageViews {
     }
 
     /// This month per driver, every bill's totals per driver, the open bill and the trips waiting for a name.
-    static func home(book: StoreBook, trips: [TripRow]) -> String {
+    static func home(book: StoreBook, trips: [TripRow], now: CarNow) -> String {
         let u = book.units
         let month = book.latestMonth
         let summary = book.summary(month)
-        var body = "<section class=\"card\"><h2>\(H.h(month.map { "This month: \($0)" } ?? "No trips yet"))</h2>"
+        var body = carNow(now, units: u)
+        body += "<section class=\"card\"><h2>\(H.h(month.map { "This month: \($0)" } ?? "No trips yet"))</h2>"
         body += H.table(
             ["Driver", u.distanceUnit, u.volumeUnit, u.currency],
             summary.drivers.map { d in
@@ -45,6 +46,28 @@ enum PageViews {
         body += "<section class=\"card\"><h2>Waiting for a name (\(waiting.count))</h2>"
         body += waiting.isEmpty ? "<p class=\"muted\">Every trip has its driver.</p>" : tripTable(waiting.suffix(20), units: u)
         return body + "</section>"
+    }
+
+    /// The car now: being driven and by whom, or parked, or not known; the fuel in the tank.
+    static func carNow(_ now: CarNow, units u: DisplayUnits) -> String {
+        let driving: String
+        let state: String
+        switch now.driving {
+        case .parked:
+            (driving, state) = ("Parked: nobody is driving", "parked")
+        case let .driven(driver, kilometers):
+            let distance = kilometers.map { ", " + u.distanceText(meters: $0 * 1_000) + " so far" } ?? ""
+            (driving, state) = ("Being driven by " + (driver ?? "someone the car does not know yet") + distance, "driven")
+        case .notKnown:
+            // The reason (a socket's path) is for the API and logs; the family reads that nobody can say.
+            (driving, state) = ("Whether it is being driven: not known (the car's service does not answer)", "unknown")
+        }
+        let tank = now.tankLiters.map { liters in
+            "Tank: about \(u.volumeText(liters: liters, decimals: 1)) of \(u.volumeText(liters: now.tankCapacityLiters, decimals: 0))"
+        } ?? "Tank: not known until the first full-tank refuel"
+        return "<section class=\"card\" id=\"now\" data-driving=\"\(state)\" data-driver=\"\(H.h(now.driving.driverName ?? ""))\""
+            + (now.tankLiters.map { " data-tank-liters=\"\(DisplayUnits.fixed($0, 3))\"" } ?? "") + "><h2>Now</h2>"
+            + "<p>\(H.h(driving))</p><p>\(H.h(tank))</p></section>"
     }
 
     /// The fuel burnt since the last refuel, by driver: what the next bill will split.

@@ -6,25 +6,55 @@ import FairFuelStore
 /// rule about the numbers in the store's own validation (the one `fairfuel refuel` goes through).
 enum RefuelEntry {
     static func input(
-        liters: String?, cost: String?, full: Bool, odometerKilometers: String?, station: String?, note: String?,
+        liters: String?, gallons: String? = nil, cost: String?, full: Bool, odometerKilometers: String?, station: String?, note: String?,
         units: DisplayUnits, nowUTCMs: Int64
     ) throws(WebError) -> RefuelInput {
-        guard let litersText = liters, let volume = Double(litersText), volume.isFinite else {
-            throw .badRequest("liters: give the litres put in the tank, e.g. 42.5")
-        }
-        guard volume > 0 else { throw .badRequest("liters: the volume must be more than 0") }
+        let volume = try self.liters(liters: liters, gallons: gallons, units: units)
         guard let costText = cost else { throw .badRequest("cost: give what it cost, e.g. 64.90") }
-        let amount: MinorUnits
-        do { amount = try MoneyText.parse(costText, minorDigits: units.currencyMinorDigits) } catch {
-            throw .badRequest("cost: \(error)")
-        }
-        var odometer: Double?
-        if let text = odometerKilometers {
-            guard let value = Double(text), value.isFinite, value >= 0 else { throw .badRequest("odometer_km: the reading cannot be negative") }
-            odometer = value
-        }
         return RefuelInput(
-            atUTCMs: nowUTCMs, liters: volume, cost: amount, fullTank: full, odometerKilometers: odometer,
-            fuelType: nil, station: station, note: note, currency: units.currency, enteredUTCMs: nowUTCMs)
+            atUTCMs: nowUTCMs, liters: volume, cost: try money(costText, units: units), fullTank: full,
+            odometerKilometers: try odometer(odometerKilometers), fuelType: nil, station: station, note: note, currency: units.currency,
+            enteredUTCMs: nowUTCMs)
+    }
+
+    /// `fairfuel refuel edit`'s change from the edit form: only what differs from the refuel as it is
+    /// (an emptied odometer forgets the reading).
+    static func edit(
+        of bill: RefuelInput, liters: String?, gallons: String?, cost: String?, full: Bool, odometerKilometers: String?, units: DisplayUnits
+    ) throws(WebError) -> RefuelEdit {
+        var edit = RefuelEdit()
+        let volume = try self.liters(liters: liters, gallons: gallons, units: units)
+        // The form shows the volume rounded to 2 decimals in the car's unit: the same text is no change.
+        if DisplayUnits.fixed(units.volume(liters: volume), 2) != DisplayUnits.fixed(units.volume(liters: bill.liters), 2) { edit.liters = volume }
+        let amount = try money(cost ?? "", units: units)
+        if amount != bill.cost { edit.cost = amount }
+        if full != bill.fullTank { edit.fullTank = full }
+        // The form shows the reading to 0.1 km: the same text is no change.
+        let reading = try odometer(odometerKilometers)
+        if reading.map({ DisplayUnits.fixed($0, 1) }) != bill.odometerKilometers.map({ DisplayUnits.fixed($0, 1) }) {
+            edit.odometerKilometers = .some(reading)
+        }
+        return edit
+    }
+
+    /// The volume in litres from `liters`, or from `gallons` in the vehicle's gallon (US, or imperial for `uk`).
+    static func liters(liters: String?, gallons: String?, units: DisplayUnits) throws(WebError) -> Double {
+        let field = gallons != nil && liters == nil ? "gallons" : "liters"
+        guard let text = liters ?? gallons, let volume = Double(text), volume.isFinite else {
+            throw .badRequest("\(field): give the \(field == "gallons" ? "gallons" : "litres") put in the tank, e.g. 42.5")
+        }
+        guard volume > 0 else { throw .badRequest("\(field): the volume must be more than 0") }
+        guard field == "gallons" else { return volume }
+        return units.liters(gallons: volume)
+    }
+
+    static func money(_ text: String, units: DisplayUnits) throws(WebError) -> MinorUnits {
+        do { return try MoneyText.parse(text, minorDigits: units.currencyMinorDigits) } catch { throw .badRequest("cost: \(error)") }
+    }
+
+    static func odometer(_ text: String?) throws(WebError) -> Double? {
+        guard let text else { return nil }
+        guard let value = Double(text), value.isFinite, value >= 0 else { throw .badRequest("odometer_km: the reading cannot be negative") }
+        return value
     }
 }

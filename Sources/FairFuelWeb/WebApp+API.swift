@@ -14,6 +14,14 @@ extension WebApp {
     struct AssignBody: Decodable { var driver: String; var confirm: Bool? }
     struct ConfirmBody: Decodable { var confirm: Bool? }
     struct RenameBody: Decodable { var name: String }
+    struct LearnBody: Decodable { var step: String }
+    struct RefuelEditBody: Decodable {
+        var liters: Double?
+        var cost: String?
+        var full: Bool?
+        var odometer_km: Double?
+        var confirm: Bool?
+    }
     struct RefuelBody: Decodable {
         var liters: Double
         var cost: String
@@ -150,6 +158,26 @@ extension WebApp {
             j.addRaw("bills", json: BookChangeText.json(change))
             return Self.json(j.string, status: .created)
         })
+        api.post("/refuels/{id}/edit", use: self.api(change: true) { request, context, session throws(WebError) in
+            let body = try await decode(RefuelEditBody.self, request, context: context)
+            try requireFamily(session, to: "correct a refuel")
+            let id = try refuelID(context)
+            let units = try await book.units()
+            var edit = RefuelEdit()
+            if let liters = body.liters { edit.liters = try RefuelEntry.liters(liters: String(liters), gallons: nil, units: units) }
+            if let cost = body.cost { edit.cost = try RefuelEntry.money(cost, units: units) }
+            edit.fullTank = body.full
+            if let km = body.odometer_km { edit.odometerKilometers = .some(try RefuelEntry.odometer(String(km))) }
+            let change = try await book.editRefuel(id: id, edit, confirmed: body.confirm ?? false)
+            return Self.json("{\"id\":\(id),\"bills\":\(BookChangeText.json(change))}")
+        })
+        api.post("/refuels/{id}/remove", use: self.api(change: true) { request, context, session throws(WebError) in
+            let body = try await decode(ConfirmBody.self, request, context: context)
+            try requireFamily(session, to: "remove a refuel")
+            let id = try refuelID(context)
+            let change = try await book.removeRefuel(id: id, confirmed: body.confirm ?? false)
+            return Self.json("{\"id\":\(id),\"bills\":\(BookChangeText.json(change))}")
+        })
         api.get("/bills", use: self.api { _, _, _ throws(WebError) in
             let units = try await book.units()
             return Self.json(SplitText.render(try await book.splits(), by: .refuel, json: true, units: units))
@@ -169,6 +197,20 @@ extension WebApp {
         api.get("/drivers", use: self.api { _, _, _ throws(WebError) in
             Self.json(JSONLine.array(try await book.drivers().map(driverJSON)))
         })
+        api.post("/drivers", use: self.api(change: true) { request, context, session throws(WebError) in
+            let body = try await decode(RenameBody.self, request, context: context)
+            try requireFamily(session, to: "add a driver")
+            return Self.json(driverJSON(try await book.addDriver(named: body.name)), status: .created)
+        })
+        api.get("/drivers/learning", use: self.api { _, _, _ throws(WebError) in Self.json(learningJSON(enrolment.current)) })
+        api.post("/drivers/{id}/learn", use: self.api(change: true) { request, context, session throws(WebError) in
+            let body = try await decode(LearnBody.self, request, context: context)
+            try requireFamily(session, to: "give a driver a fob")
+            guard let step = WebEnrolment.Step(rawValue: body.step) else { throw .badRequest("step must be tag or beacon") }
+            let driver = try await book.driver(id: try driverID(context))
+            try await enrolment.start(driverID: driver.id.rawValue, driverName: driver.name, step: step, askService: configuration.askService)
+            return Self.json(learningJSON(enrolment.current), status: .accepted)
+        })
         api.post("/drivers/{id}/rename", use: self.api(change: true) { request, context, session throws(WebError) in
             let body = try await decode(RenameBody.self, request, context: context)
             try requireFamily(session, to: "rename a driver")
@@ -178,6 +220,27 @@ extension WebApp {
             try requireFamily(session, to: "remove a driver")
             return Self.json(driverJSON(try await book.removeDriver(id: try driverID(context))))
         })
+    }
+
+    /// The learning the car waits for, or the last one's outcome: `{"state":"none"}` when there was none.
+    func learningJSON(_ state: WebEnrolment.State?) -> String {
+        var j = JSONLine()
+        guard let state else {
+            j.add("state", "none")
+            return j.string
+        }
+        let outcome: (String, String?) = switch state.outcome {
+        case nil: ("waiting", nil)
+        case let .done(text)?: ("done", text)
+        case let .failed(text)?: ("failed", text)
+        }
+        j.add("state", outcome.0)
+        j.add("driver_id", state.driverID)
+        j.add("driver", state.driverName)
+        j.add("step", state.step.rawValue)
+        j.add("seconds_left", state.secondsLeft())
+        j.add("message", outcome.1)
+        return j.string
     }
 
     func driverJSON(_ driver: DriverRecord) -> String {
@@ -209,6 +272,17 @@ extension WebApp {
         j.addRaw("totals", json: String(totals.dropLast(totals.hasSuffix("\n") ? 1 : 0)))
         j.add("open_since_utc", TripText.utc(book.splits.map(\.refuel.atUTCMs).max()))
         j.addRaw("untracked", json: TripText.jsonArray(trips.filter(\.untracked)))
+        let now = try await carNow()
+        var n = JSONLine()
+        switch now.driving {
+        case .parked: n.add("driving", "parked")
+        case .driven: n.add("driving", "driven")
+        case .notKnown: n.add("driving", "not_known")
+        }
+        n.add("driver", now.driving.driverName)
+        n.add("tank_l", now.tankLiters, decimals: 3)
+        n.add("tank_capacity_l", now.tankCapacityLiters, decimals: 1)
+        j.addRaw("now", json: n.string)
         return j.string
     }
 }

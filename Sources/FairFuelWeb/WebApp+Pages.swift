@@ -49,7 +49,8 @@ extension WebApp {
         })
         router.get("/", use: page { _, _, session throws(WebError) in
             let (book, trips) = try await self.book.snapshot()
-            return HTMLPage.response(HTMLPage.page(book.vehicle.name, session: session, body: PageViews.home(book: book, trips: trips)))
+            let now = try await carNow()
+            return HTMLPage.response(HTMLPage.page(book.vehicle.name, session: session, body: PageViews.home(book: book, trips: trips, now: now)))
         })
         router.get("/trips", use: page { request, _, session throws(WebError) in
             let units = try await book.units()
@@ -107,7 +108,8 @@ extension WebApp {
             do throws(WebError) {
                 let receipt = try form.files["receipt"].map { file throws(WebError) in try ReceiptImage(file.bytes) }
                 let input = try RefuelEntry.input(
-                    liters: form["liters"], cost: form["cost"], full: form["full"] != nil, odometerKilometers: form["odometer_km"],
+                    liters: form["liters"], gallons: form["gallons"], cost: form["cost"], full: form["full"] != nil,
+                    odometerKilometers: form["odometer_km"],
                     station: form["station"], note: form["note"], units: units, nowUTCMs: configuration.nowUTCMs())
                 let (id, change) = try await book.addRefuel(input, confirmed: form["confirm"] != nil, receipt: receipt)
                 let headline = "refuel \(id): \(units.volumeText(liters: input.liters)) for \(units.moneyWithCurrency(input.cost)), "
@@ -120,6 +122,47 @@ extension WebApp {
             } catch {
                 let body = PageViews.refuelForm(units: units, session: session, values: form.fields, error: error.description)
                 return HTMLPage.response(HTMLPage.page("Refuel", session: session, body: body), status: error.status)
+            }
+        })
+        router.get("/refuels/{id}/edit", use: page { _, context, session throws(WebError) in
+            try requireFamily(session, to: "correct a refuel")
+            let id = try refuelID(context)
+            let bill = try await book.refuel(id)
+            let body = PageViews.refuelEdit(id: id, bill, units: try await book.units(), session: session)
+            return HTMLPage.response(HTMLPage.page("Correct refuel \(id)", session: session, body: body))
+        })
+        router.post("/refuels/{id}/edit", use: page { request, context, session throws(WebError) in
+            let form = try await form(request, session: session)
+            try requireFamily(session, to: "correct a refuel")
+            let id = try refuelID(context)
+            let bill = try await book.refuel(id)
+            let units = try await book.units()
+            do throws(WebError) {
+                let edit = try RefuelEntry.edit(
+                    of: bill, liters: form["liters"], gallons: form["gallons"], cost: form["cost"], full: form["full"] != nil,
+                    odometerKilometers: form["odometer_km"], units: units)
+                let change = try await book.editRefuel(id: id, edit, confirmed: form["confirm"] != nil)
+                let body = PageViews.change("refuel \(id) corrected; bills re-split, calibration relearnt", change: change, units: units)
+                return HTMLPage.response(HTMLPage.page("Refuel \(id) corrected", session: session, body: body))
+            } catch .needsConfirmation(let message) {
+                let body = PageViews.confirm(message, action: "/refuels/\(id)/edit", fields: form.fields, session: session)
+                return HTMLPage.response(HTMLPage.page("Correct refuel \(id)", session: session, body: body), status: .conflict)
+            } catch {
+                let body = PageViews.refuelEdit(id: id, bill, units: units, session: session, values: form.fields, error: error.description)
+                return HTMLPage.response(HTMLPage.page("Correct refuel \(id)", session: session, body: body), status: error.status)
+            }
+        })
+        router.post("/refuels/{id}/remove", use: page { request, context, session throws(WebError) in
+            let form = try await form(request, session: session)
+            try requireFamily(session, to: "remove a refuel")
+            let id = try refuelID(context)
+            do throws(WebError) {
+                let change = try await book.removeRefuel(id: id, confirmed: form["confirm"] != nil)
+                let body = PageViews.change("refuel \(id) removed; splits recomputed", change: change, units: try await book.units())
+                return HTMLPage.response(HTMLPage.page("Refuel \(id) removed", session: session, body: body))
+            } catch .needsConfirmation(let message) {
+                let body = PageViews.confirm(message, action: "/refuels/\(id)/remove", fields: form.fields, session: session)
+                return HTMLPage.response(HTMLPage.page("Remove refuel \(id)", session: session, body: body), status: .conflict)
             }
         })
         router.get("/refuels/{id}/receipt", use: page { _, context, _ throws(WebError) in
@@ -162,9 +205,34 @@ extension WebApp {
             }
             return download(book.report(month).page, type: "text/html; charset=utf-8", name: "fairfuel-\(month?.description ?? "all").html")
         })
+        router.get("/charts", use: page { _, _, session throws(WebError) in
+            let book = try await self.book.book()
+            return HTMLPage.response(HTMLPage.page("Charts", session: session, body: PageViews.charts(WebCharts.all(book))))
+        })
         router.get("/drivers", use: page { _, _, session throws(WebError) in
             let drivers = try await book.drivers()
-            return HTMLPage.response(HTMLPage.page("Drivers", session: session, body: PageViews.drivers(drivers, session: session)))
+            let body = PageViews.drivers(drivers, session: session, enrolment: enrolment.current)
+            return HTMLPage.response(HTMLPage.page("Drivers", session: session, body: body))
+        })
+        router.post("/drivers/add", use: page { request, _, session throws(WebError) in
+            let form = try await form(request, session: session)
+            try requireFamily(session, to: "add a driver")
+            let driver = try await book.addDriver(named: form["name"] ?? "")
+            return try await learn(.tag, driver: driver, session: session, headline: "\(driver.name) is added. ")
+        })
+        router.get("/drivers/{id}/learn", use: page { _, context, session throws(WebError) in
+            let driver = try await book.driver(id: try driverID(context))
+            let state = enrolment.current.flatMap { $0.driverID == driver.id.rawValue ? $0 : nil }
+            let body = PageViews.learning(driver, state: state, session: session)
+            // Reloaded every second while the car waits: the tap shows up as it arrives, without script.
+            return HTMLPage.response(HTMLPage.page(driver.name, session: session, body: body, refreshSeconds: state?.outcome == nil && state != nil ? 1 : nil))
+        })
+        router.post("/drivers/{id}/learn", use: page { request, context, session throws(WebError) in
+            let form = try await form(request, session: session)
+            try requireFamily(session, to: "give a driver a fob")
+            let driver = try await book.driver(id: try driverID(context))
+            guard let step = WebEnrolment.Step(rawValue: form["step"] ?? "") else { throw .badRequest("step must be tag or beacon") }
+            return try await learn(step, driver: driver, session: session)
         })
         router.post("/drivers/{id}/rename", use: page { request, context, session throws(WebError) in
             let form = try await form(request, session: session)
@@ -181,6 +249,26 @@ extension WebApp {
     }
 
     // MARK: Shared by the pages and the API
+
+    /// The tank from the store, and the driving from the running service when one answers.
+    func carNow() async throws(WebError) -> CarNow {
+        let tank = try await book.tank()
+        let askService = configuration.askService
+        let status = await WebEnrolment.blocking { askService("status", 2) }
+        return CarNow(tankLiters: tank.liters, tankCapacityLiters: tank.capacityLiters, status: status)
+    }
+
+    /// Asks the car to learn the driver's tag or beacon, then shows the wait live; without a service
+    /// (or while it waits for another) the driver's page says why.
+    func learn(_ step: WebEnrolment.Step, driver: DriverRecord, session: WebSession, headline: String = "") async throws(WebError) -> Response {
+        do throws(WebError) {
+            try await enrolment.start(driverID: driver.id.rawValue, driverName: driver.name, step: step, askService: configuration.askService)
+        } catch {
+            let body = HTMLPage.message(headline + error.description, kind: "err") + PageViews.learning(driver, state: nil, session: session)
+            return HTMLPage.response(HTMLPage.page(driver.name, session: session, body: body), status: error.status)
+        }
+        return HTMLPage.redirect("/drivers/\(driver.id.rawValue)/learn")
+    }
 
     /// Giving a trip to a driver: a driver-role user may only name their own untracked driving.
     func assign(_ reference: TripReference, to driver: String, force: Bool, session: WebSession) async throws(WebError)

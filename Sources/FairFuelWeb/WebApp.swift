@@ -13,6 +13,7 @@ public struct WebApp: Sendable {
     let throttle: LoginThrottle
     let sessions: MemoryPersistDriver<ContinuousClock>
     let activity = WebActivity()
+    let enrolment = WebEnrolment()
 
     static let sessionCookie = "fairfuel_session"
     static let loginCookie = "fairfuel_login"

@@ -56,6 +56,11 @@ actor WebBook {
         configuration.afterBookChange()
     }
 
+    /// The store's estimate of the litres in the tank (nil before a full-tank refuel), and the tank's size.
+    func tank() throws(WebError) -> (liters: Double?, capacityLiters: Double) {
+        try read { db throws(StoreError) in (try db.estimatedTankLiters(), try db.vehicle().tankLiters) }
+    }
+
     // MARK: Users
 
     func user(named name: String) throws(WebError) -> WebUser? {
@@ -109,15 +114,9 @@ actor WebBook {
     func addRefuel(_ input: RefuelInput, confirmed: Bool, receipt: ReceiptImage? = nil) throws(WebError) -> (id: Int64, change: BookChange) {
         let units = try units()
         if !confirmed {
-            let log = try refuels()
-            let currency = input.currency ?? units.currency
-            if let finding = UsualRefuelPrice.check(
-                cost: input.cost, liters: input.liters, atUTCMs: input.atUTCMs, currency: currency, log: log, vehicleCurrency: units.currency)
-            {
-                throw .needsConfirmation(
-                    UsualPriceText.message(finding, cost: input.cost, liters: input.liters, units: units)
-                        + ": check the cost and the volume, or confirm if they are right; nothing was changed")
-            }
+            try refuseUnusualPrice(
+                cost: input.cost, liters: input.liters, atUTCMs: input.atUTCMs, currency: input.currency ?? units.currency,
+                log: try refuels(), units: units)
         }
         let result = try read { db throws(StoreError) in try db.addRefuelShowingChange(input, force: confirmed) }
         changed()
@@ -126,6 +125,43 @@ actor WebBook {
             cached = nil
         }
         return result
+    }
+
+    /// `fairfuel refuel edit`: the car's usual-price check (unless confirmed, never for a baseline mark,
+    /// whose edit the store refuses in its own words), then the store's edit in one transaction.
+    func editRefuel(id: Int64, _ edit: RefuelEdit, confirmed: Bool) throws(WebError) -> BookChange {
+        let log = try refuels()
+        let bill = try refuel(id)
+        let units = try units()
+        if !confirmed && !bill.baseline && (edit.cost != nil || edit.liters != nil || edit.atUTCMs != nil) {
+            try refuseUnusualPrice(
+                cost: edit.cost ?? bill.cost, liters: edit.liters ?? bill.liters, atUTCMs: edit.atUTCMs ?? bill.atUTCMs,
+                currency: bill.currency ?? units.currency, excluding: id, log: log, units: units)
+        }
+        let change = try read { db throws(StoreError) in try db.editRefuel(id: id, edit, force: confirmed) }
+        changed()
+        return change
+    }
+
+    /// A price per litre far from the car's usual one (`UsualRefuelPrice`) asks for a confirmation.
+    private func refuseUnusualPrice(
+        cost: MinorUnits, liters: Double, atUTCMs: Int64, currency: String, excluding: Int64? = nil,
+        log: [(id: Int64, refuel: RefuelInput)], units: DisplayUnits
+    ) throws(WebError) {
+        guard let finding = UsualRefuelPrice.check(
+            cost: cost, liters: liters, atUTCMs: atUTCMs, currency: currency, excluding: excluding, log: log, vehicleCurrency: units.currency)
+        else { return }
+        throw .needsConfirmation(
+            UsualPriceText.message(finding, cost: cost, liters: liters, units: units)
+                + ": check the cost and the volume, or confirm if they are right; nothing was changed")
+    }
+
+    /// `fairfuel refuel remove`: every split recomputed; a settled bill that would move asks for a confirmation.
+    func removeRefuel(id: Int64, confirmed: Bool) throws(WebError) -> BookChange {
+        try requireRefuel(id)
+        let change = try read { db throws(StoreError) in try db.removeRefuel(id: id, force: confirmed) }
+        changed()
+        return change
     }
 
     func refuelsWithReceipts() throws(WebError) -> Set<Int64> {
@@ -155,6 +191,11 @@ actor WebBook {
         return (result.change, result.unsettled.contains(id))
     }
 
+    func refuel(_ id: Int64) throws(WebError) -> RefuelInput {
+        guard let bill = try refuels().first(where: { $0.id == id })?.refuel else { throw .notFound("no refuel with id \(id)") }
+        return bill
+    }
+
     private func requireRefuel(_ id: Int64) throws(WebError) {
         guard try refuels().contains(where: { $0.id == id }) else { throw .notFound("no refuel with id \(id)") }
     }
@@ -170,15 +211,23 @@ actor WebBook {
         return driver
     }
 
+    /// `fairfuel provision driver add NAME`: a new driver without tag or beacon (the car learns them by a
+    /// tap), or a removed one of that name brought back with their past trips. The running service is told.
+    func addDriver(named name: String) throws(WebError) -> DriverRecord {
+        let id = try read { db throws(StoreError) in try db.addOrRestoreDriver(name: name, tags: [], beacons: []).id }
+        changed()
+        return try driver(id: id.rawValue)
+    }
+
     func renameDriver(id: Int64, to name: String) throws(WebError) -> DriverRecord {
         let driver = try driver(id: id)
-        defer { cached = nil }
+        defer { changed() }
         return try read { db throws(StoreError) in try db.renameDriver(named: driver.name, to: name) }
     }
 
     func removeDriver(id: Int64) throws(WebError) -> DriverRecord {
         let driver = try driver(id: id)
-        defer { cached = nil }
+        defer { changed() }
         return try read { db throws(StoreError) in try db.removeDriver(named: driver.name) }
     }
 }

@@ -26,12 +26,16 @@ public struct WebConfiguration: Sendable {
     public var afterBookChange: @Sendable () -> Void
     /// Writes of the store queue their uplink message (the board's `[uplink]`); nil: none.
     public var uplink: OutboxUplink?
+    /// One request to the running service's control socket, answered within the seconds given
+    /// (`learn-tag`, `status`): blocking, so the app calls it off its request threads.
+    public var askService: @Sendable (_ request: String, _ seconds: Int32) -> ServiceAnswer
 
     public init(
         storePath: String, host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
         uploadLimitBytes: Int = 8 << 20, loginFailuresAllowed: Int = 10, loginLockoutSeconds: Int = 300, bcryptCost: UInt8 = 10,
         units: @escaping @Sendable (VehicleProfile) -> DisplayUnits, nowUTCMs: @escaping @Sendable () -> Int64,
-        afterBookChange: @escaping @Sendable () -> Void = {}, uplink: OutboxUplink? = nil
+        afterBookChange: @escaping @Sendable () -> Void = {}, uplink: OutboxUplink? = nil,
+        askService: @escaping @Sendable (String, Int32) -> ServiceAnswer = { _, _ in .notRunning("no fairfuel service is known to this app") }
     ) {
         self.storePath = storePath
         self.host = host
@@ -45,6 +49,7 @@ public struct WebConfiguration: Sendable {
         self.nowUTCMs = nowUTCMs
         self.afterBookChange = afterBookChange
         self.uplink = uplink
+        self.askService = askService
     }
 
     /// `HOST:PORT` (`[::1]:8080` for IPv6), with a clear error.
@@ -65,4 +70,12 @@ public struct WebConfiguration: Sendable {
         }
         return (host, port)
     }
+}
+
+/// What the running service said to a control request, or why nobody answered.
+public enum ServiceAnswer: Sendable, Equatable {
+    /// Its answer line(s): `ok: ...`, `error: ...`, or the status JSON.
+    case answered(String)
+    /// Not running, not a socket, or no answer in time: the reason, for the page.
+    case notRunning(String)
 }

@@ -87,7 +87,7 @@ struct RefuelCommand: ParsableCommand {
             } catch {
                 throw ValidationError("--cost: \(error)")
             }
-            let volume = liters ?? RefuelCommand.liters(gallons: gallons!, units: units)
+            let volume = liters ?? units.liters(gallons: gallons!)
             try RefuelEntryChecks.refuseUnusualPrice(
                 cost: amount, liters: volume, atUTCMs: timestamp, currency: vehicle.currency,
                 log: try RefuelCommand.readLog(db), vehicleCurrency: vehicle.currency, units: units, force: force)
@@ -229,7 +229,7 @@ struct RefuelCommand: ParsableCommand {
                 try RefuelEntryChecks.refuseFuture(instant, units: units)
                 edit.atUTCMs = instant
             }
-            edit.liters = liters ?? gallons.map { RefuelCommand.liters(gallons: $0, units: units) }
+            edit.liters = liters ?? gallons.map { units.liters(gallons: $0) }
             if let cost {
                 do {
                     edit.cost = try MoneyText.parse(cost, minorDigits: VehicleProfile.minorDigits(ofCurrency: currency) ?? 2)
@@ -279,12 +279,6 @@ struct RefuelCommand: ParsableCommand {
             // Bills the service publishes (the uplink, Home Assistant) carry their settled mark.
             if !settled.isEmpty { store.control.tellService() }
         }
-    }
-
-    /// Litres in `gallons` as the family reads gallons: a `uk` car's pump sells imperial gallons,
-    /// 20 % more than US ones (a metric car's `--gallons` stays US, as it always was).
-    static func liters(gallons: Double, units: DisplayUnits) -> Double {
-        gallons * (units.litersPerGallon ?? DisplayUnits.litersPerUSGallon)
     }
 
     /// Which bills `settle` and `unsettle` work on: refuel ids, or every bill of a month.

@@ -45,13 +45,19 @@ struct WebCommand: ParsableCommand {
                 storePath: storePath, host: host, port: port, secureCookies: secureCookies,
                 uploadLimitBytes: (uploadLimitKiB ?? web.uploadLimitKiB) * 1024,
                 units: { DisplayUnits(vehicle: $0) }, nowUTCMs: { WallClock.utcMilliseconds() },
-                afterBookChange: { control.tellService(quietly: true) }, uplink: try store.uplinkOfBoard()?.outbox)
+                afterBookChange: { control.tellService(quietly: true) }, uplink: try store.uplinkOfBoard()?.outbox,
+                askService: { request, seconds in
+                    do { return .answered(try control.exchange(request, seconds: seconds)) } catch { return .notRunning("\(error)") }
+                })
             let app: WebApp
             do { app = try WebApp(configuration: configuration) } catch { throw UserFacingError("\(error)") }
             try WebServer.runBlocking(app, idleExitSeconds: idleExitSeconds ?? web.idleExitSeconds) { port in
                 let shown = host.contains(":") ? "[\(host)]" : host
                 print("fairfuel web: serving \(storePath) on http://\(shown):\(port)/")
                 try? StandardStreams.flush()
+                // Under systemd (Type=notify): ready once it listens, so the socket's proxy connects only then.
+                let notifier = SystemdNotifier.fromProcessEnvironment()
+                if notifier.isEnabled { try? notifier.ready() }
             }
             print("fairfuel web: stopped")
         }

@@ -60,4 +60,14 @@ struct WebPartsTests {
         #expect(throws: WebError.self) { try WebConfiguration.listenAddress("localhost") }
         #expect(throws: WebError.self) { try WebConfiguration.listenAddress("host:99999") }
     }
+
+    /// What the home page makes of the service's status: its session state and driver, else not known.
+    @Test func theCarNowFromTheServicesStatus() {
+        #expect(CarNow.driving(.answered("{\"link\":\"up\",\"session_state\":\"IDLE\",\"driver\":null}\n")) == .parked)
+        #expect(CarNow.driving(.answered("{\"session_state\":\"ACTIVE\",\"driver\":\"Dora\",\"session_km\":2.125}")) == .driven(driver: "Dora", kilometers: 2.125))
+        #expect(CarNow.driving(.answered("{\"session_state\":\"STARTING\",\"driver\":null}")) == .driven(driver: nil, kilometers: nil))
+        #expect(CarNow.driving(.answered("error: busy\n")) == .notKnown)
+        #expect(CarNow.driving(.answered("{\"link\":\"up\"}")) == .notKnown)
+        #expect(CarNow.driving(.notRunning("no control socket")) == .notKnown)
+    }
 }

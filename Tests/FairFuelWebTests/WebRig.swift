@@ -119,10 +119,14 @@ final class WebClient: @unchecked Sendable {
             payload = body
         }
         if csrf, method == .post, !csrfToken.isEmpty { headers[.init("X-CSRF-Token")!] = csrfToken }
-        let (port, sent) = (self.port, headers)
-        let response = try await Task.detached {
-            try LoopbackHTTP.exchange(port: port, method: method, path: uri, headers: sent, body: payload)
-        }.value
+        let (port, sent, sentBody) = (self.port, headers, payload)
+        // On a thread of its own: a blocking exchange on the concurrency pool (two cores, two threads) would
+        // starve the app's own handlers when suites run side by side, and the exchange would wait forever.
+        let response = try await withCheckedThrowingContinuation { (done: CheckedContinuation<LoopbackHTTP.Answer, any Error>) in
+            Thread {
+                done.resume(with: Result { try LoopbackHTTP.exchange(port: port, method: method, path: uri, headers: sent, body: sentBody) })
+            }.start()
+        }
         for value in response.headers[values: .setCookie] {
             let pair = value.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
             guard pair.count == 2 else { continue }

@@ -53,11 +53,11 @@ def free_port():
 
 
 class Server:
-    def __init__(self, db):
+    def __init__(self, db, control=None):
         self.port = free_port()
         self.process = subprocess.Popen([FAIRFUEL, "web", "--db", db, "--listen", f"127.0.0.1:{self.port}"],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                                        env={**os.environ, "FAIRFUEL_CONTROL": db + ".no-control-socket"})
+                                        env={**os.environ, "FAIRFUEL_CONTROL": control or db + ".no-control-socket"})
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -174,11 +174,15 @@ def test_every_page_in_a_browser(browser, server, store, viewport):
     shown = {row.get_attribute("data-driver"): int(row.get_attribute("data-cost-cents"))
              for row in browser.find_elements(By.CSS_SELECTOR, "#totals tr[data-driver]")}
     assert shown == expected and len(shown) >= 2
+    if viewport == "phone":
+        # What a phone shows first, for the README (docs/web-home-phone.png is a copy of it).
+        browser.save_screenshot(os.path.join(SCREENSHOTS, "readme-home-phone.png"))
     shoot(browser, viewport, "home")
 
     trips = cli_json("trips", "--json", "--db", store)
     for path, name in (("/trips", "trips"), (f"/trips/{trips[0]['id']}", "trip"), ("/refuels/new", "refuel"),
-                       ("/bills", "bills"), ("/drivers", "drivers")):
+                       ("/bills", "bills"), ("/charts", "charts"), ("/drivers", "drivers"),
+                       (f"/refuels/{cli_json('refuel', 'list', '--json', '--db', store)[-1]['id']}/edit", "refuel-edit")):
         browser.get(server.url + path)
         assert "Not done" not in browser.title, browser.page_source[:500]
         shoot(browser, viewport, name)
@@ -305,4 +309,83 @@ def test_the_board_profiles_web_table_and_the_idle_exit(store):
     finally:
         if process.poll() is None:
             process.kill()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+# Dora's fob is tapped on the virtual MCU every 4 s for a while (the tap the car learns, whenever the
+# page asks for it), then she drives off: her first session.
+ENROLMENT_SCENARIO = """title web enrolment
+seed 5
+start 2026-03-02 09:00
+place home 48.12000 11.56000
+vehicle at home
+driver Dora tag ntag215 04:D0:4A:11:22:33:44
+day 1 mon
+%s
+09:01:20 trip Dora urban 2 km
+09:06:00 end
+""" % "\n".join("09:%02d:%02d tap Dora" % divmod(second, 60) for second in range(12, 72, 4))
+
+
+def test_a_driver_added_by_a_tap_at_the_car_drives_within_three_minutes(browser):
+    """`fairfuel run` on the virtual MCU's pseudo-terminal, the web app on its control socket: a new
+    driver is added on /drivers, the page says tap now and shows the tap bound, then her first session."""
+    from selenium.webdriver.common.by import By
+    directory = tempfile.mkdtemp(prefix="fairfuel-web-tap-")
+    db, control, link = directory + "/fairfuel.db", directory + "/control.sock", directory + "/mcu"
+    cli("provision", "driver", "add", "Anna", "--db", db)
+    cli("web", "user", "add", FAMILY[0], "--role", "family", "--db", db, stdin=FAMILY[1] + "\n")
+    with open(directory + "/enrol.scenario", "w") as scenario:
+        scenario.write(ENROLMENT_SCENARIO)
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "cwd": ROOT}
+    sim = subprocess.Popen([FAIRFUEL, "sim", directory + "/enrol.scenario", "--link", link, "--quiet"], **quiet)
+    service = server = None
+    try:
+        deadline = time.monotonic() + 20
+        while not os.path.exists(link) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        service = subprocess.Popen([FAIRFUEL, "run", "--port", link, "--control", control, "--db", db], **quiet)
+        server = Server(db, control=control)
+        log_in(browser, server, FAMILY)
+        opened = time.monotonic()
+        browser.get(server.url + "/drivers")
+        browser.find_element(By.NAME, "name").send_keys("Dora")
+        browser.find_element(By.CSS_SELECTOR, "form[action='/drivers/add'] button[type=submit]").click()
+        wait_for_page(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#learning[data-state=waiting]"))
+        assert "Tap Dora's fob on the dongle now" in browser.page_source
+        shoot(browser, "phone", "driver-tap-now")
+        from selenium.webdriver.support.ui import WebDriverWait
+        WebDriverWait(browser, 100, poll_frequency=0.5).until(
+            lambda b: b.find_elements(By.CSS_SELECTOR, "#learning[data-state=done], #learning[data-state=failed]"))
+        state = browser.find_element(By.ID, "learning")
+        assert state.get_attribute("data-state") == "done", state.text
+        assert "04:D0:4A:11:22:33:44" in state.text
+        bound = time.monotonic() - opened
+        shoot(browser, "phone", "driver-tap-bound")
+        drivers = cli("provision", "driver", "list", "--db", db)
+        assert "Dora\n\ttag uid:04:D0:4A:11:22:33:44" in drivers, drivers
+        # Her first session: the running service drives with Dora (its status, through the control socket).
+        first = None
+        while time.monotonic() - opened < 240 and first is None:
+            status = json.loads(cli("status", "--json", "--control", control))
+            if status.get("driver") == "Dora" and status.get("session_state") == "ACTIVE":
+                first = time.monotonic() - opened
+            time.sleep(0.5)
+        assert first is not None, "Dora never drove"
+        # The home page says so, from the service's status.
+        browser.get(server.url + "/")
+        now = browser.find_element(By.ID, "now")
+        assert (now.get_attribute("data-driving"), now.get_attribute("data-driver")) == ("driven", "Dora"), now.text
+        assert "Being driven by Dora" in now.text
+        shoot(browser, "phone", "home-driving")
+        print(f"\nnew driver: page opened to tap bound {bound:.1f} s, to her first session {first:.1f} s "
+              f"(the service opens it at her next tap; the scenario taps every 4 s from 12 s after the service opened the port)")
+        assert first < 180
+    finally:
+        if server:
+            server.stop()
+        for process in (service, sim):
+            if process and process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                process.wait(timeout=30)
         shutil.rmtree(directory, ignore_errors=True)
