@@ -59,9 +59,9 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
 /// The `.ffcap` text format: a header line, then `<t_ms> <rx|tx> <hex>` lines.
 public enum CaptureFormat {
     public static let header = "# fairfuel capture v1"
-    /// The latest line time: 2^53 ms (285 616 years). Replays take it as domain time, which the
-    /// domain adds durations to (and a receiver clock running ahead of the capture's) and the fuel
-    /// model carries as a Double: room to spare, and exact.
+    /// The latest line time: 2^53 ms (285 616 years). Replays hand it to the core as host time,
+    /// which the link clock turns domain time into, and the domain adds durations to (and the fuel
+    /// model carries as a Double): room to spare, and exact.
     public static let maximumTimeMs: UInt64 = 1 << 53
 
     /// One data line for `bytes` (lower-case hex), without the line feed.

@@ -115,8 +115,8 @@ struct ReplayCommand: ParsableCommand {
                 "warning: \(name): \(report.speeds.implausibleCount) trip(s) at speeds no car reaches (the fastest "
                     + "\(JSONLine.formatFixed(fastest.distance.kilometers, decimals: 2)) km in \(JSONLine.formatFixed(Double(fastest.durationMs) / 1_000, decimals: 1)) s, "
                     + (kilometersPerHour.isFinite ? "\(Int(kilometersPerHour.rounded())) km/h" : "no time at all")
-                    + "): the capture was probably recorded from a simulator running faster than real time, "
-                    + "whose receiver times and positions move at the simulated pace while the capture's clock does not\n").utf8))
+                    + "): the MCU's clock in the capture runs slower than the positions move (a capture stitched "
+                    + "together or edited, or an MCU whose clock is broken), so these trips' times are not to be trusted\n").utf8))
         }
         if report.link.errorTotal > 0 {
             print("link errors: " + report.link.nonZeroSummary)

@@ -1,11 +1,12 @@
 import FairFuelCore
 import FairFuelDomain
 
-/// Watches a replay's trips for speeds no car reaches: distance over capture time, per
-/// session (from its first trip point) and per stretch of untracked driving. A capture
-/// recorded from a simulator running faster than real time has receiver times and
-/// positions at the simulated pace but capture times at the recorder's: its trips come out
-/// at hundreds of km/h, and the replay says so.
+/// Watches a replay's trips for speeds no car reaches: distance over link time (the MCU's
+/// clock, as the live service keeps it), per session (from its first trip point) and per
+/// stretch of untracked driving. A capture whose MCU stamps run slower than its positions move
+/// (stitched together, edited, or from an MCU with a broken clock) gives trips at hundreds of
+/// km/h, and the replay says so. (A sped-up simulator's capture is fine: its MCU stamps keep
+/// the simulated pace.)
 public struct ReplaySpeedCheck: Sendable {
     /// Above this average a trip is no car's: 300 km/h.
     public static let implausibleMetersPerSecond = 300 / 3.6
