@@ -9,7 +9,8 @@
 //   -> Reports (text, HTML, GPX, GeoJSON), Simulation, Pull (USB pull; writes what it pulls with Reports),
 //      ServiceCore (the service without I/O: events in, actions out; above Domain only)
 //   -> Service (the runtime shell: poll loop, pipeline)
-//   -> the `fairfuel` CLI and the `fairfueld` daemon (which links none of Reports, Simulation or Pull).
+//   -> HubPostgres (the hub's record store on PostgreSQL, for the CLI)
+//   -> the `fairfuel` CLI and the `fairfueld` daemon (which links none of Reports, Simulation, Pull or HubPostgres).
 // The C libraries are reached only from SQLite (sqlite3) and Edges (libserialport, libgps, libmosquitto).
 import PackageDescription
 
@@ -32,6 +33,7 @@ let package = Package(
         .library(name: "FairFuelSimulation", targets: ["FairFuelSimulation"]),
         .library(name: "FairFuelService", targets: ["FairFuelService"]),
         .library(name: "FairFuelWeb", targets: ["FairFuelWeb"]),
+        .library(name: "FairFuelHubPostgres", targets: ["FairFuelHubPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -43,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // The hub's database on PostgreSQL (`fairfuel hub --db postgres://...`). Never in fairfueld.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // C libraries from Debian (headers in /usr/include, libraries in the linker's default path).
@@ -125,12 +129,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // The hub's record store on PostgreSQL: the store's `HubRecordStoring` over postgres-nio, for the CLI's hub.
+        .target(
+            name: "FairFuelHubPostgres",
+            dependencies: [
+                "FairFuelStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "fairfuel",
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelSQLite",
                 "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelPull",
-                "FairFuelService", "FairFuelWeb",
+                "FairFuelService", "FairFuelWeb", "FairFuelHubPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The daemon systemd runs (/usr/sbin/fairfueld): the service alone, no argument parser.
@@ -222,7 +236,7 @@ let package = Package(
             name: "FairFuelIntegrationTests",
             dependencies: [
                 "fairfuel", "fairfueld", "TestSupport", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation", "FairFuelEdges",
-                "FairFuelReports",
+                "FairFuelReports", "FairFuelHubPostgres",
             ],
             resources: [.copy("Fixtures")]),
     ]

@@ -93,6 +93,7 @@ SQLITE, STORE, CONFIGURATION = "FairFuelSQLite", "FairFuelStore", "FairFuelConfi
 SERVICE_CORE, EDGES, SERVICE = "FairFuelServiceCore", "FairFuelEdges", "FairFuelService"
 REPORTS, PULL, SIMULATION = "FairFuelReports", "FairFuelPull", "FairFuelSimulation"
 WEB = "FairFuelWeb"
+HUB_POSTGRES = "FairFuelHubPostgres"
 MATH = "RealModule"  # swift-numerics: math without the C library
 MAY_USE = {
     CORE: [],
@@ -112,15 +113,17 @@ MAY_USE = {
     # The family's web app reaches the car's data through the store, reports and configuration only.
     WEB: [CORE, PARSERS, DOMAIN, STORE, CONFIGURATION, REPORTS, MATH, "Hummingbird", "HummingbirdAuth",
           "HummingbirdBcrypt", "NIOCore", "NIOPosix", "Logging", "ServiceLifecycle"],
+    # The hub's record store on PostgreSQL: the store's protocol over postgres-nio, for the CLI's hub alone.
+    HUB_POSTGRES: [STORE, "PostgresNIO", "NIOCore", "NIOPosix", "Logging"],
     "fairfuel": [CORE, LINK, PARSERS, DOMAIN, STORE, CONFIGURATION, EDGES, SERVICE, REPORTS, PULL, SIMULATION, WEB,
-                 "ArgumentParser"],
+                 HUB_POSTGRES, "ArgumentParser"],
 }
 
 # What a target must not reach through any chain of declared dependencies, whatever its own line
 # allows: parsers, domain and the service core are driven with plain values (no store, no edges), and
 # the daemon links nothing of what is around it.
 SANS_IO_NEVER = [SQLITE, STORE, EDGES]
-DAEMON_NEVER = [REPORTS, PULL, SIMULATION, WEB]
+DAEMON_NEVER = [REPORTS, PULL, SIMULATION, WEB, HUB_POSTGRES]
 NEVER_REACHES = {
     PARSERS: SANS_IO_NEVER,
     DOMAIN: SANS_IO_NEVER,

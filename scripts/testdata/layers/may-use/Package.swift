@@ -28,6 +28,7 @@ let package = Package(
         .target(name: "FairFuelPull", dependencies: ["FairFuelCore", "FairFuelSimulation"]),
         .target(name: "FairFuelSimulation", dependencies: ["FairFuelCore", "FairFuelEdges"]),
         .target(name: "FairFuelWeb", dependencies: ["FairFuelCore", "FairFuelStore", "FairFuelEdges"]),
+        .target(name: "FairFuelHubPostgres", dependencies: ["FairFuelStore", "FairFuelEdges"]),
         .executableTarget(
             name: "fairfuel",
             dependencies: ["FairFuelService", "FairFuelSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
