@@ -4,7 +4,7 @@
 // module table this manifest gives (scripts/architecture.sh keeps it in step). In short: the
 // sans-I/O core (Core, Link, Parsers, Domain, ServiceCore) imports no store, edge or C library;
 // the C libraries are reached only from SQLite (sqlite3) and Edges (libserialport, libgps,
-// libmosquitto, libcrypto); `fairfueld` links none of Reports, Simulation, Pull or the web app.
+// libmosquitto, libcrypto); `fairfueld` links none of Reports, Simulation, Pull, the web app or the hub's PostgreSQL store.
 import PackageDescription
 
 let package = Package(
@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "FairFuelSimulationRunner", targets: ["FairFuelSimulationRunner"]),
         .library(name: "FairFuelService", targets: ["FairFuelService"]),
         .library(name: "FairFuelWeb", targets: ["FairFuelWeb"]),
+        .library(name: "FairFuelHubPostgres", targets: ["FairFuelHubPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -38,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // The hub's database on PostgreSQL (`fairfuel hub --db postgres://...`). Never in fairfueld.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // C libraries from Debian (headers in /usr/include, libraries in the linker's default path).
@@ -125,12 +128,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // The hub's record store on PostgreSQL: the store's `HubRecordStoring` over postgres-nio, for the CLI's hub.
+        .target(
+            name: "FairFuelHubPostgres",
+            dependencies: [
+                "FairFuelStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "fairfuel",
             dependencies: [
                 "FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelStore",
                 "FairFuelConfiguration", "FairFuelEdges", "FairFuelReports", "FairFuelSimulation", "FairFuelSimulationRunner", "FairFuelPull",
-                "FairFuelService", "FairFuelWeb",
+                "FairFuelService", "FairFuelWeb", "FairFuelHubPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The daemon systemd runs (/usr/sbin/fairfueld): the service alone, no argument parser.
@@ -238,7 +251,7 @@ let package = Package(
             name: "FairFuelIntegrationTests",
             dependencies: [
                 "fairfuel", "fairfueld", "TestSupport", "FairFuelCore", "FairFuelStore", "FairFuelSQLite", "FairFuelSimulation",
-                "FairFuelSimulationRunner", "FairFuelEdges", "FairFuelReports",
+                "FairFuelSimulationRunner", "FairFuelEdges", "FairFuelReports", "FairFuelHubPostgres",
             ],
             resources: [.copy("Fixtures")]),
     ]

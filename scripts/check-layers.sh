@@ -94,6 +94,7 @@ SERVICE_CORE, EDGES, SERVICE = "FairFuelServiceCore", "FairFuelEdges", "FairFuel
 REPORTS, PULL, SIMULATION = "FairFuelReports", "FairFuelPull", "FairFuelSimulation"
 SIMULATION_RUNNER = "FairFuelSimulationRunner"
 WEB = "FairFuelWeb"
+HUB_POSTGRES = "FairFuelHubPostgres"
 MATH = "RealModule"  # swift-numerics: math without the C library
 MAY_USE = {
     CORE: [],
@@ -114,15 +115,17 @@ MAY_USE = {
     # The family's web app reaches the car's data through the store, reports and configuration only.
     WEB: [CORE, PARSERS, DOMAIN, STORE, CONFIGURATION, REPORTS, MATH, "Hummingbird", "HummingbirdAuth",
           "HummingbirdBcrypt", "NIOCore", "NIOPosix", "Logging", "ServiceLifecycle"],
+    # The hub's record store on PostgreSQL: the store's protocol over postgres-nio, for the CLI's hub alone.
+    HUB_POSTGRES: [STORE, "PostgresNIO", "NIOCore", "NIOPosix", "Logging"],
     "fairfuel": [CORE, LINK, PARSERS, DOMAIN, STORE, CONFIGURATION, EDGES, SERVICE, REPORTS, PULL, SIMULATION, SIMULATION_RUNNER, WEB,
-                 "ArgumentParser"],
+                 HUB_POSTGRES, "ArgumentParser"],
 }
 
 # What a target must not reach through any chain of declared dependencies, whatever its own line
 # allows: parsers, domain and the service core are driven with plain values (no store, no edges), and
 # the daemon links nothing of what is around it.
 SANS_IO_NEVER = [SQLITE, STORE, EDGES]
-DAEMON_NEVER = [REPORTS, PULL, SIMULATION, SIMULATION_RUNNER, WEB]
+DAEMON_NEVER = [REPORTS, PULL, SIMULATION, SIMULATION_RUNNER, WEB, HUB_POSTGRES]
 NEVER_REACHES = {
     PARSERS: SANS_IO_NEVER,
     SIMULATION: SANS_IO_NEVER,

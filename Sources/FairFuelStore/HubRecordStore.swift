@@ -1,26 +1,15 @@
 import FairFuelSQLite
 
-/// The hub's read model of every car's records (docs/mqtt.md, "The hub's database"): a SQLite
-/// file through the store layer's wrapper, one row per (vehicle, topic kind, record id) with its
-/// latest revision, written in one small transaction per message, never a rewrite of a car.
+/// The hub's read model of every car's records (docs/mqtt.md, "The hub's database") in a SQLite
+/// file through the store layer's wrapper (`HubRecordStoring`; its PostgreSQL twin is the CLI's, in
+/// FairFuelHubPostgres): one row per (vehicle, topic kind, record id) with its latest revision,
+/// written in one statement per message, never a rewrite of a car.
 ///
 /// Its own schema and migrations, apart from a car's store: the hub is another process on another
 /// machine, and nothing of a car's tables belongs here.
-public final class HubRecordStore {
-    public struct Record: Sendable, Equatable {
-        public var kind: String
-        public var id: Int64
-        public var revision: Int64
-        public var deleted: Bool
-        public var payload: String
-    }
-
-    public enum Offer: Sendable, Equatable {
-        /// Stored: a new record, or a higher revision of one.
-        case kept
-        /// Its revision was not above the stored one: nothing changed.
-        case stale
-    }
+public final class HubRecordStore: HubRecordStoring {
+    public typealias Record = HubRecord
+    public typealias Offer = HubOffer
 
     static let migrations = Migrator([
         Migration(
@@ -38,9 +27,13 @@ public final class HubRecordStore {
             ) WITHOUT ROWID;
             CREATE TABLE hub_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
             """),
+        // Each car's identity, bound in the database that every hub instance shares rather than in one instance's directory.
+        Migration("hub-2026-12-30-vehicle-uids", HubRecordSQL.createUIDs + " WITHOUT ROWID;"),
+        Migration("hub-2026-12-31-stored-time", HubRecordSQL.addStoredTime + ";"),
     ])
 
     public let path: String
+    public var location: String { path }
     private let connection: SQLiteConnection
 
     /// Opens (making and migrating when new) the hub's database at `path`.
@@ -62,26 +55,25 @@ public final class HubRecordStore {
         }
     }
 
-    /// Stores one message's record when its revision is above the stored one, in one transaction.
-    public func offer(vehicle: String, kind: String, id: Int64, revision: Int64, deleted: Bool, messageID: Int64?, payload: String)
+    /// Stores one message's record when its revision is above the stored one, in one statement.
+    public func offer(vehicle: String, kind: String, id: Int64, revision: Int64, deleted: Bool, messageID: Int64?, payload: String, storedUTCMs: Int64)
         throws(StoreError) -> Offer
     {
         do {
-            return try atomically {
-                if let stored = try connection.scalarInt(
-                    "SELECT revision FROM hub_records WHERE vehicle = ? AND kind = ? AND record_id = ?", .text(vehicle), .text(kind), .integer(id)),
-                    revision <= stored
-                {
-                    return .stale
-                }
-                try connection.run(
-                    """
-                    INSERT OR REPLACE INTO hub_records (vehicle, kind, record_id, revision, deleted, message_id, payload)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    .text(vehicle), .text(kind), .integer(id), .integer(revision), .integer(deleted ? 1 : 0), .optional(messageID), .text(payload))
-                return .kept
-            }
+            let stored = try connection.query(
+                HubRecordSQL.offer, .text(vehicle), .text(kind), .integer(id), .integer(revision), .integer(deleted ? 1 : 0), .optional(messageID),
+                .text(payload), .integer(storedUTCMs)
+            ) { $0.int64(0) }
+            return stored.isEmpty ? .stale : .kept
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    public func claimVehicleUID(_ uid: String, vehicle: String) throws(StoreError) -> String {
+        do {
+            _ = try connection.run(HubRecordSQL.claimUID, .text(uid), .text(vehicle))
+            return try connection.scalarText(HubRecordSQL.uidOwner, .text(uid)) ?? vehicle
         } catch {
             throw StoreError(error)
         }
@@ -89,7 +81,7 @@ public final class HubRecordStore {
 
     /// The vehicles the database holds, by id.
     public func vehicles() throws(StoreError) -> [String] {
-        do { return try connection.query("SELECT DISTINCT vehicle FROM hub_records ORDER BY vehicle") { $0.text(0) ?? "" } } catch {
+        do { return try connection.query(HubRecordSQL.vehicles) { $0.text(0) ?? "" } } catch {
             throw .sqlite(error)
         }
     }
@@ -98,7 +90,7 @@ public final class HubRecordStore {
     public func records(vehicle: String) throws(StoreError) -> [Record] {
         do {
             return try connection.query(
-                "SELECT kind, record_id, revision, deleted, payload FROM hub_records WHERE vehicle = ? ORDER BY kind, record_id", .text(vehicle)
+                HubRecordSQL.records, .text(vehicle)
             ) { Record(kind: $0.text(0) ?? "", id: $0.int64(1), revision: $0.int64(2), deleted: $0.int64(3) != 0, payload: $0.text(4) ?? "") }
         } catch {
             throw .sqlite(error)
@@ -107,15 +99,15 @@ public final class HubRecordStore {
 
     /// How many records the database holds (every vehicle, deletions included).
     public func recordCount() throws(StoreError) -> Int {
-        do { return Int(try connection.scalarInt("SELECT COUNT(*) FROM hub_records") ?? 0) } catch { throw .sqlite(error) }
+        do { return Int(try connection.scalarInt(HubRecordSQL.recordCount) ?? 0) } catch { throw .sqlite(error) }
     }
 
     public func meta(_ key: String) throws(StoreError) -> String? {
-        do { return try connection.scalarText("SELECT value FROM hub_meta WHERE key = ?", .text(key)) } catch { throw .sqlite(error) }
+        do { return try connection.scalarText(HubRecordSQL.meta, .text(key)) } catch { throw .sqlite(error) }
     }
 
     public func setMeta(_ key: String, _ value: String) throws(StoreError) {
-        do { _ = try connection.run("INSERT OR REPLACE INTO hub_meta (key, value) VALUES (?, ?)", .text(key), .text(value)) } catch {
+        do { _ = try connection.run(HubRecordSQL.setMeta, .text(key), .text(value)) } catch {
             throw .sqlite(error)
         }
     }
@@ -123,10 +115,5 @@ public final class HubRecordStore {
     /// Runs `body` in one transaction (an import: thousands of offers, one commit).
     public func inOneTransaction(_ body: () throws -> Void) throws(StoreError) {
         do { try connection.transaction("IMMEDIATE", body) } catch { throw StoreError(error) }
-    }
-
-    /// `body` in a transaction of its own, or in the caller's (`inOneTransaction`).
-    private func atomically<T>(_ body: () throws -> T) throws -> T {
-        connection.isInTransaction ? try body() : try connection.transaction("IMMEDIATE", body)
     }
 }

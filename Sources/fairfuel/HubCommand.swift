@@ -73,7 +73,7 @@ struct HubCollectCommand: ParsableCommand {
     var clientID: String?
     @Option(help: "Share the cars with the other hub instances of this group (`$share/GROUP/...`): each record message goes to one of them; give them one --db.")
     var share: String?
-    @Option(help: "Keep the records in this SQLite file (one small transaction per message) instead of car directories; DIR's cars are imported once. `fairfuel family FILE` reads it.")
+    @Option(help: "Keep the records in this SQLite file or PostgreSQL server (postgres://USER@HOST[:PORT]/DB, the password in PGPASSWORD), one small transaction per message, instead of car directories; DIR's cars are imported once. `fairfuel family FILE|URL` reads it.")
     var db: String?
 
     func validate() throws {
@@ -90,9 +90,11 @@ struct HubCollectCommand: ParsableCommand {
         let clock = MonotonicClock()
         let collector: HubCollector
         do {
-            collector = try HubCollector(directory: dir, prefix: prefix, database: try db.map { path throws in try HubRecordStore(path: path) })
+            collector = try HubCollector(directory: dir, prefix: prefix, database: try db.map { argument throws in try HubDatabaseViews.open(argument) })
             let imported = try collector.importDirectoryOnce()
-            if imported > 0 { printError("hub: imported \(imported) record(s) of \(dir)'s cars into \(db ?? "")") }
+            if imported > 0, let database = collector.database {
+                printError("hub: imported \(imported) record(s) of \(dir)'s cars into \(database.location)")
+            }
         } catch {
             throw UserFacingError("hub: \(error)")
         }

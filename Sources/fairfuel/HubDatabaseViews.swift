@@ -1,9 +1,10 @@
 import FairFuelEdges
+import FairFuelHubPostgres
 import FairFuelPull
 import FairFuelStore
 
-/// The family's views over a hub's database: each argument that is a SQLite file (a hub's
-/// `--db`) is written out as a hub directory in a private temporary directory, which the views
+/// The family's views over a hub's database: each argument that is a SQLite file or a
+/// `postgres://` URL (a hub's `--db`) is written out as a hub directory in a private temporary directory, which the views
 /// read as they read any hub's; the rest are passed through. The copies go when the view is done.
 struct HubDatabaseViews {
     /// The arguments, each hub database replaced by its copy.
@@ -12,12 +13,12 @@ struct HubDatabaseViews {
 
     init(_ arguments: [String], command: String) throws {
         for argument in arguments {
-            guard Self.isSQLiteFile(argument) else {
+            guard HubPostgresURL.isPostgresURL(argument) || Self.isSQLiteFile(argument) else {
                 directories.append(argument)
                 continue
             }
             do {
-                let database = try HubRecordStore(path: argument)
+                let database = try Self.open(argument)
                 let copy = try FileOperations.makeUniqueDirectory(prefix: "/tmp/fairfuel-hub-view-")
                 temporary.append(copy)
                 try HubCollector.materialize(database, into: copy)
@@ -27,6 +28,13 @@ struct HubDatabaseViews {
                 throw UserFacingError("\(command): \(argument): \(error)")
             }
         }
+    }
+
+    /// The hub's database `argument` names: a PostgreSQL server for a `postgres://` URL (its password
+    /// in the URL or `PGPASSWORD`), else a SQLite file, made when missing.
+    static func open(_ argument: String) throws(StoreError) -> any HubRecordStoring {
+        guard HubPostgresURL.isPostgresURL(argument) else { return try HubRecordStore(path: argument) }
+        return try HubPostgresStore(url: argument, password: ProcessEnvironment.value("PGPASSWORD"))
     }
 
     /// Whether `path` is a regular file that starts as every SQLite database does.

@@ -56,10 +56,10 @@ public final class HubCollector {
 
     /// With a database, records go there, one small transaction per message, and no car's files are
     /// written; `directory` keeps the client id, the vehicle_uid bindings and the refusals.
-    let database: HubRecordStore?
+    public let database: (any HubRecordStoring)?
 
     /// Makes `directory` (and its marker) if needed; each car's kept records are read when its first message arrives.
-    public init(directory: String, prefix: String, database: HubRecordStore? = nil) throws(PullClientError) {
+    public init(directory: String, prefix: String, database: (any HubRecordStoring)? = nil) throws(PullClientError) {
         self.directory = directory
         self.prefix = prefix
         self.database = database
@@ -74,13 +74,21 @@ public final class HubCollector {
             clientID = "fairfuel-hub-" + suffix
             try PullFiles.replace(marker, with: clientID + "\n")
         }
-        for fields in PulledRecords.lines(try PullFiles.read(directory + "/" + Self.uidsName)) where fields.count >= 2 {
-            if uidOwners[fields[0]] == nil { uidOwners[fields[0]] = fields[1] }
-        }
+        // With a database the bindings are its own (the directory's are copied there once, `importDirectoryOnce`).
+        if database == nil { uidOwners = try Self.directoryUIDOwners(directory) }
         refusals = try HubRefusals(path: directory + "/" + HubRefusals.fileName)
     }
 
     static let uidsName = markerName + "-uids"
+
+    /// The vehicle_uid bindings kept in `directory`, the first claim of each.
+    static func directoryUIDOwners(_ directory: String) throws(PullClientError) -> [String: String] {
+        var owners: [String: String] = [:]
+        for fields in PulledRecords.lines(try PullFiles.read(directory + "/" + uidsName)) where fields.count >= 2 {
+            if owners[fields[0]] == nil { owners[fields[0]] = fields[1] }
+        }
+        return owners
+    }
 
     /// The car directories under a hub directory (sorted by vehicle id), or nil when `directory` is not a hub's.
     public static func carDirectories(in directory: String) throws(PullClientError) -> [String]? {
@@ -128,22 +136,18 @@ public final class HubCollector {
         // A car's identity belongs to the first vehicle id that claimed it: a copy under another id
         // would make `family` see one car twice.
         if let uid = json["vehicle_uid"]?.string {
-            if let owner = uidOwners[uid], owner != vehicle {
-                return .refused("vehicle_uid \(uid) belongs to vehicle \(owner), which claimed it first")
-            }
-            if uidOwners[uid] == nil {
-                uidOwners[uid] = vehicle
-                try PullFiles.appendDurably(directory + "/" + Self.uidsName, PullRecordLine.encode([uid, vehicle]))
-            }
+            let owner = try claim(uid: uid, vehicle: vehicle)
+            if owner != vehicle { return .refused("vehicle_uid \(uid) belongs to vehicle \(owner), which claimed it first") }
         }
         let deleted = json["deleted"]?.bool == true
         if let database {
             do {
                 let offer = try database.offer(
-                    vehicle: vehicle, kind: kind, id: id, revision: revision, deleted: deleted, messageID: json["message_id"]?.int, payload: text)
+                    vehicle: vehicle, kind: kind, id: id, revision: revision, deleted: deleted, messageID: json["message_id"]?.int, payload: text,
+                    storedUTCMs: WallClock.utcMilliseconds())
                 return offer == .kept ? .kept : .stale
             } catch {
-                throw .file("hub database \(database.path): \(error)")
+                throw .file("hub database \(database.location): \(error)")
             }
         }
         try load(vehicle)
@@ -207,6 +211,22 @@ public final class HubCollector {
         let all = listed.union(dirty)
         if all != listed { try PullFiles.replace(carsListPath, with: all.sorted().map { $0 + "\n" }.joined()) }
         dirty = []
+    }
+
+    /// The vehicle `uid` belongs to, binding it to `vehicle` when none claimed it yet: in the database
+    /// when there is one (every instance of a group shares it), else in the directory. A binding
+    /// never changes, so each is asked for once.
+    private func claim(uid: String, vehicle: String) throws(PullClientError) -> String {
+        if let owner = uidOwners[uid] { return owner }
+        if let database {
+            do { uidOwners[uid] = try database.claimVehicleUID(uid, vehicle: vehicle) } catch {
+                throw .file("hub database \(database.location): \(error)")
+            }
+        } else {
+            uidOwners[uid] = vehicle
+            try PullFiles.appendDurably(directory + "/" + Self.uidsName, PullRecordLine.encode([uid, vehicle]))
+        }
+        return uidOwners[uid] ?? vehicle
     }
 
     private func state(_ vehicle: String) -> String { directory + "/" + vehicle + "/" + PullDownload.stateDirectoryName }
@@ -324,19 +344,21 @@ extension HubCollector {
                 try load(vehicle)
                 all += (cars[vehicle] ?? [:]).values.map { (vehicle, $0) }
             }
+            let owners = try Self.directoryUIDOwners(directory)
             try database.inOneTransaction {
+                for (uid, vehicle) in owners.sorted(by: { $0.key < $1.key }) { _ = try database.claimVehicleUID(uid, vehicle: vehicle) }
                 for (vehicle, record) in all {
                     let messageID = JSONValue(record.payload)?["message_id"]?.int
                     if try database.offer(
                         vehicle: vehicle, kind: record.kind, id: record.id, revision: record.revision, deleted: record.deleted,
-                        messageID: messageID, payload: record.payload) == .kept { count += 1 }
+                        messageID: messageID, payload: record.payload, storedUTCMs: WallClock.utcMilliseconds()) == .kept { count += 1 }
                 }
                 try database.setMeta(key, String(count))
             }
         } catch let error as PullClientError {
             throw error
         } catch {
-            throw .file("hub database \(database.path): \(error)")
+            throw .file("hub database \(database.location): \(error)")
         }
         cars = [:]
         return count
@@ -344,7 +366,7 @@ extension HubCollector {
 
     /// Writes every car of `database` into `directory` as a hub's directory, for the family's views
     /// (`family`, `split`, `summary`, `report` read a hub database through it).
-    public static func materialize(_ database: HubRecordStore, into directory: String) throws(PullClientError) {
+    public static func materialize(_ database: any HubRecordStoring, into directory: String) throws(PullClientError) {
         let collector = try HubCollector(directory: directory, prefix: "fairfuel")
         do {
             for vehicle in try database.vehicles() where isPlainID(vehicle) {
@@ -354,7 +376,7 @@ extension HubCollector {
                 collector.dirty.insert(vehicle)
             }
         } catch {
-            throw .file("hub database \(database.path): \(error)")
+            throw .file("hub database \(database.location): \(error)")
         }
         try collector.flush()
     }

@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "FairFuelSimulation", dependencies: ["FairFuelCore", "FairFuelEdges"]),
         .target(name: "FairFuelSimulationRunner", dependencies: ["FairFuelSimulation", "FairFuelStore"]),
         .target(name: "FairFuelWeb", dependencies: ["FairFuelCore", "FairFuelStore", "FairFuelEdges"]),
+        .target(name: "FairFuelHubPostgres", dependencies: ["FairFuelStore", "FairFuelEdges"]),
         .executableTarget(
             name: "fairfuel",
             dependencies: ["FairFuelService", "FairFuelSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

@@ -1,0 +1,203 @@
+import FairFuelStore
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// The hub's record store on a PostgreSQL server (`fairfuel hub --db postgres://...`): the same
+/// tables, the same statements (`HubRecordSQL`) and the same idempotent offer as the SQLite file,
+/// for many cars and several hub instances on one database.
+///
+/// Synchronous, as the hub's poll loop is: one connection on an event loop thread of its own,
+/// each statement waited for. Every statement outside `inOneTransaction` commits on its own.
+public final class HubPostgresStore: HubRecordStoring {
+    public let location: String
+    private let group: MultiThreadedEventLoopGroup
+    private let connection: PostgresConnection
+    private let logger: Logger
+    private var inTransaction = false
+
+    /// Each migration's statements, applied once under an advisory lock (two instances starting at once wait for each other).
+    static let migrations: [(name: String, statements: [String])] = [
+        (
+            "hub-2026-12-29-records",
+            [
+                """
+                CREATE TABLE hub_records (
+                    vehicle TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('trip', 'refuel', 'split')),
+                    record_id BIGINT NOT NULL,
+                    revision BIGINT NOT NULL,
+                    deleted BOOLEAN NOT NULL,
+                    message_id BIGINT,
+                    payload TEXT NOT NULL,
+                    PRIMARY KEY (vehicle, kind, record_id)
+                )
+                """,
+                "CREATE TABLE hub_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            ]
+        ),
+        ("hub-2026-12-30-vehicle-uids", [HubRecordSQL.createUIDs]),
+        ("hub-2026-12-31-stored-time", [HubRecordSQL.addStoredTime]),
+    ]
+    /// The advisory lock's key: "FFHUB" in ASCII.
+    static let migrationLock: Int64 = 0x46_46_48_55_42
+
+    /// Connects to `url` (a `postgres://` URL; `password` when the URL has none) and migrates its tables.
+    public init(url text: String, password: String? = nil) throws(StoreError) {
+        let url = try HubPostgresURL.parse(text, environment: password)
+        location = url.redacted
+        var logger = Logger(label: "fairfuel.hub.postgres")
+        logger.logLevel = .error
+        self.logger = logger
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        do {
+            var configuration = PostgresConnection.Configuration(
+                host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
+            switch url.tls {
+            case .disable: break
+            case .prefer: configuration.tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: configuration.tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+            configuration.options.connectTimeout = .seconds(10)
+            connection = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 1, logger: logger).wait()
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw .invalid("PostgreSQL \(location): cannot connect: \(Self.describe(error))")
+        }
+        do {
+            try migrate()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    private var closed = false
+    /// Closes the connection and its thread (also on deinit).
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        try? connection.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    public func offer(vehicle: String, kind: String, id: Int64, revision: Int64, deleted: Bool, messageID: Int64?, payload: String, storedUTCMs: Int64)
+        throws(StoreError) -> HubOffer
+    {
+        var binds = PostgresBindings(capacity: 8)
+        binds.append(vehicle)
+        binds.append(kind)
+        binds.append(id)
+        binds.append(revision)
+        binds.append(deleted)
+        binds.append(messageID)
+        binds.append(payload)
+        binds.append(storedUTCMs)
+        return try rows(HubRecordSQL.offer, binds).isEmpty ? .stale : .kept
+    }
+
+    public func claimVehicleUID(_ uid: String, vehicle: String) throws(StoreError) -> String {
+        var binds = PostgresBindings(capacity: 2)
+        binds.append(uid)
+        binds.append(vehicle)
+        _ = try rows(HubRecordSQL.claimUID, binds)
+        var owner = PostgresBindings(capacity: 1)
+        owner.append(uid)
+        return try rows(HubRecordSQL.uidOwner, owner).first.map { row throws(StoreError) in try decode(row, String.self) } ?? vehicle
+    }
+
+    public func vehicles() throws(StoreError) -> [String] {
+        try rows(HubRecordSQL.vehicles).map { row throws(StoreError) in try decode(row, String.self) }
+    }
+
+    public func records(vehicle: String) throws(StoreError) -> [HubRecord] {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(vehicle)
+        return try rows(HubRecordSQL.records, binds).map { row throws(StoreError) in
+            let (kind, id, revision, deleted, payload) = try decode(row, (String, Int64, Int64, Bool, String).self)
+            return HubRecord(kind: kind, id: id, revision: revision, deleted: deleted, payload: payload)
+        }
+    }
+
+    public func recordCount() throws(StoreError) -> Int {
+        Int(try rows(HubRecordSQL.recordCount).first.map { row throws(StoreError) in try decode(row, Int64.self) } ?? 0)
+    }
+
+    public func meta(_ key: String) throws(StoreError) -> String? {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(key)
+        return try rows(HubRecordSQL.meta, binds).first.map { row throws(StoreError) in try decode(row, String.self) }
+    }
+
+    public func setMeta(_ key: String, _ value: String) throws(StoreError) {
+        var binds = PostgresBindings(capacity: 2)
+        binds.append(key)
+        binds.append(value)
+        _ = try rows(HubRecordSQL.setMeta, binds)
+    }
+
+    public func inOneTransaction(_ body: () throws -> Void) throws(StoreError) {
+        guard !inTransaction else {
+            do { try body() } catch { throw Self.storeError(error) }
+            return
+        }
+        _ = try rows("BEGIN")
+        inTransaction = true
+        defer { inTransaction = false }
+        do {
+            try body()
+            _ = try rows("COMMIT")
+        } catch {
+            _ = try? rows("ROLLBACK")
+            throw Self.storeError(error)
+        }
+    }
+
+    private func migrate() throws(StoreError) {
+        try inOneTransaction {
+            _ = try rows("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
+            _ = try rows("CREATE TABLE IF NOT EXISTS hub_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+            let applied = Set(try rows("SELECT name FROM hub_migrations").map { row throws(StoreError) in try decode(row, String.self) })
+            let unknown = applied.subtracting(Self.migrations.map(\.name))
+            if !unknown.isEmpty { throw StoreError.newerSchema(path: location, unknownMigrations: unknown.sorted()) }
+            for migration in Self.migrations where !applied.contains(migration.name) {
+                for statement in migration.statements { _ = try rows(statement) }
+                var binds = PostgresBindings(capacity: 1)
+                binds.append(migration.name)
+                _ = try rows("INSERT INTO hub_migrations (name) VALUES ($1)", binds)
+            }
+        }
+    }
+
+    private func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws(StoreError) -> [PostgresRow] {
+        do {
+            return Array(try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait())
+        } catch {
+            throw .invalid("PostgreSQL \(location): \(Self.describe(error))")
+        }
+    }
+
+    private func decode<T: PostgresDecodable>(_ row: PostgresRow, _ type: T.Type) throws(StoreError) -> T {
+        do { return try row.decode(T.self) } catch { throw .invalid("PostgreSQL \(location): unexpected column: \(Self.describe(error))") }
+    }
+
+    private func decode<each T: PostgresDecodable>(_ row: PostgresRow, _ types: (repeat each T).Type) throws(StoreError) -> (repeat each T) {
+        do { return try row.decode((repeat each T).self) } catch { throw .invalid("PostgreSQL \(location): unexpected columns: \(Self.describe(error))") }
+    }
+
+    private static func storeError(_ error: any Error) -> StoreError {
+        (error as? StoreError) ?? .invalid(describe(error))
+    }
+
+    /// The server's own message when it sent one (PSQLError hides it from `description`), else the error's kind.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return "\(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
+        }
+        return "\(error)"
+    }
+}

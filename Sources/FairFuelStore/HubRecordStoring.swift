@@ -1,0 +1,76 @@
+/// One record a hub keeps: a car's latest revision of a trip, refuel or split, as its message carried it.
+public struct HubRecord: Sendable, Equatable {
+    public var kind: String
+    public var id: Int64
+    public var revision: Int64
+    public var deleted: Bool
+    public var payload: String
+
+    public init(kind: String, id: Int64, revision: Int64, deleted: Bool, payload: String) {
+        self.kind = kind
+        self.id = id
+        self.revision = revision
+        self.deleted = deleted
+        self.payload = payload
+    }
+}
+
+/// What became of a record offered to the hub's store.
+public enum HubOffer: Sendable, Equatable {
+    /// Stored: a new record, or a higher revision of one.
+    case kept
+    /// Its revision was not above the stored one: nothing changed.
+    case stale
+}
+
+/// The hub's record store, whatever engine holds it (a SQLite file, `HubRecordStore`; a PostgreSQL
+/// server, for several hub instances): one row per (vehicle, kind, record id) with its latest
+/// revision. Every implementation offers a record in one statement, `INSERT … ON CONFLICT … DO
+/// UPDATE … WHERE revision < excluded.revision`, so that two instances offering the same record
+/// at once store it once and an older revision never replaces a newer one.
+public protocol HubRecordStoring: AnyObject {
+    /// Where the records are, for messages: a path, or a URL without its password.
+    var location: String { get }
+    /// Stores one message's record when its revision is above the stored one; `storedUTCMs` is the
+    /// hub's own clock (when it stored the record, for its lag), never a time of the car's book.
+    func offer(vehicle: String, kind: String, id: Int64, revision: Int64, deleted: Bool, messageID: Int64?, payload: String, storedUTCMs: Int64)
+        throws(StoreError) -> HubOffer
+    /// Binds `uid` (a car's `vehicle_uid`) to `vehicle` unless another vehicle claimed it first; the owner.
+    func claimVehicleUID(_ uid: String, vehicle: String) throws(StoreError) -> String
+    /// The vehicles the store holds, by id.
+    func vehicles() throws(StoreError) -> [String]
+    /// Every record of `vehicle`, by kind and id.
+    func records(vehicle: String) throws(StoreError) -> [HubRecord]
+    /// How many records the store holds (every vehicle, deletions included).
+    func recordCount() throws(StoreError) -> Int
+    func meta(_ key: String) throws(StoreError) -> String?
+    func setMeta(_ key: String, _ value: String) throws(StoreError)
+    /// Runs `body` in one transaction (an import: thousands of offers, one commit).
+    func inOneTransaction(_ body: () throws -> Void) throws(StoreError)
+}
+
+/// The statements both engines run, in the SQL they share (SQLite numbers `$1` … as PostgreSQL does).
+public enum HubRecordSQL {
+    /// Parameters: vehicle, kind, record id, revision, deleted, message id, payload, stored time. Returns a row when stored.
+    public static let offer = """
+        INSERT INTO hub_records (vehicle, kind, record_id, revision, deleted, message_id, payload, stored_utc_ms)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        ON CONFLICT (vehicle, kind, record_id) DO UPDATE SET
+            revision = excluded.revision, deleted = excluded.deleted, message_id = excluded.message_id, payload = excluded.payload,
+            stored_utc_ms = excluded.stored_utc_ms
+        WHERE hub_records.revision < excluded.revision
+        RETURNING revision
+        """
+    /// Parameters: uid, vehicle. Then `owner` with the uid gives the vehicle that claimed it first.
+    public static let claimUID = "INSERT INTO hub_vehicle_uids (uid, vehicle) VALUES ($1, $2) ON CONFLICT (uid) DO NOTHING"
+    public static let uidOwner = "SELECT vehicle FROM hub_vehicle_uids WHERE uid = $1"
+    public static let vehicles = "SELECT DISTINCT vehicle FROM hub_records ORDER BY vehicle"
+    public static let records = "SELECT kind, record_id, revision, deleted, payload FROM hub_records WHERE vehicle = $1 ORDER BY kind, record_id"
+    public static let recordCount = "SELECT COUNT(*) FROM hub_records"
+    public static let meta = "SELECT value FROM hub_meta WHERE key = $1"
+    public static let setMeta = "INSERT INTO hub_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+    /// The table of vehicle_uid bindings, in the SQL both engines take.
+    public static let createUIDs = "CREATE TABLE hub_vehicle_uids (uid TEXT PRIMARY KEY, vehicle TEXT NOT NULL)"
+    /// When the hub stored each record (its clock, milliseconds since 1970 UTC; null for records stored before).
+    public static let addStoredTime = "ALTER TABLE hub_records ADD COLUMN stored_utc_ms BIGINT"
+}

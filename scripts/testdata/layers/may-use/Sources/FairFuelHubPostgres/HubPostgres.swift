@@ -1,0 +1,2 @@
+import FairFuelStore
+import FairFuelEdges
