@@ -82,7 +82,7 @@ let package = Package(
         // arguments follow: parsed from text, so reading the files is the caller's (Edges, the shell).
         .target(
             name: "FairFuelConfiguration",
-            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain"]),
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers"]),
         .target(
             name: "FairFuelEdges",
             dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "CSerialPort", "CGPS", "CPosixShims", "CMosquitto"]),

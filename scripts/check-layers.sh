@@ -140,7 +140,6 @@ NEVER_REACHES = {
 EXCEPTIONS = {
     (CONFIGURATION, LINK): "MCU board profiles are checked against the link's HELLO; to go when the check moves to the service core",
     (CONFIGURATION, PARSERS): "board profiles and tag identities parse into the parsers' value types; to go with them",
-    (CONFIGURATION, DOMAIN): "board profiles build the domain's runtime settings; to go when the service core does",
     (EDGES, PARSERS): "the gpsd client hands out the parsers' fix fields; to go when they are core values",
 }
 # The self-test gives each fixture its own exceptions ("target module why" a line) in place of these.

@@ -80,21 +80,6 @@ struct BoardProfileTests {
         #expect(try BoardProfile.load(text: BoardFiles.text("pi-4.toml")).store.pageCacheKiB == 2048)
     }
 
-    @Test("gnss.max_packet_bytes sizes the GNSS lexer the service reads NMEA with; out of range is refused by name")
-    func lexerBufferFromTheProfile() throws {
-        let profile = try BoardProfile.load(text: "[gnss]\nmax_packet_bytes = 1_024\n")
-        #expect(profile.nmeaConfiguration.maximumPacketBytes == 1024)
-        #expect(NMEAStreamDecoder(configuration: profile.nmeaConfiguration).lexer.maximumPacketBytes == 1024)
-        #expect(BoardProfile.piZero2W.nmeaConfiguration.maximumPacketBytes == GNSSPacketLexer.defaultMaximumPacketBytes)
-        for bad in ["100", "70000"] {
-            #expect {
-                try BoardProfile.load(text: "[gnss]\nmax_packet_bytes = \(bad)\n")
-            } throws: { error in
-                "\(error)".contains("max_packet_bytes")
-            }
-        }
-    }
-
     @Test("values are typed from TOML: hex ids, octal modes, underscores, booleans and choices")
     func typedValues() throws {
         let profile = try BoardProfile.load(
@@ -345,23 +330,5 @@ struct BoardProfileTests {
         #expect(hint("disk_budget", ["disk_budget_bytes"]) == false)  // six letters short is no typo
         #expect(!hint("baud", ["baud"]))
         #expect(!hint("colour", ["port", "baud"]))
-    }
-}
-
-@Suite("Board profile: continuity")
-struct BoardProfileContinuityTests {
-    @Test("the [session] continuity keys size the domain's rule; defaults fit the README")
-    func continuityKeysReachTheDomain() throws {
-        let defaults = BoardProfile.piZero2W.monitorConfiguration.continuity
-        #expect(defaults.sameTripMaxStopMs == 1_200_000 && defaults.newTripMaxStopMs == 10_800_000 && defaults.decisionWindowMs == 30_000)
-        let profile = try BoardProfile.load(text: """
-            [session]
-            same_trip_max_stop_s = 900
-            new_trip_max_stop_s = 3_600
-            continuity_decision_s = 45
-            """)
-        let continuity = profile.monitorConfiguration.continuity
-        #expect(continuity.sameTripMaxStopMs == 900_000 && continuity.newTripMaxStopMs == 3_600_000 && continuity.decisionWindowMs == 45_000)
-        #expect(throws: (any Error).self) { try BoardProfile.load(text: "[session]\ncontinuity_decision_s = 0\n") }
     }
 }

@@ -1,3 +1,4 @@
+import FairFuelConfiguration
 import FairFuelDomain
 import FairFuelParsers
 
