@@ -111,8 +111,8 @@ MAY_USE = {
     PULL: [CORE, LINK, PARSERS, DOMAIN, STORE, EDGES, REPORTS],
     SIMULATION: [CORE, LINK, PARSERS, DOMAIN, MATH],  # sans-I/O, so that unit test targets link no C edges
     SIMULATION_RUNNER: [CORE, LINK, SIMULATION, EDGES],  # the virtual MCU's pseudo-terminal and files
-    # The family's web app reaches the car's data through the store, reports and configuration only.
-    WEB: [CORE, PARSERS, DOMAIN, STORE, CONFIGURATION, REPORTS, MATH, "Hummingbird", "HummingbirdAuth",
+    # The family's web app reaches the car's data through the store, reports and configuration; the hub's through pull's family books.
+    WEB: [CORE, PARSERS, DOMAIN, STORE, CONFIGURATION, REPORTS, PULL, MATH, "Hummingbird", "HummingbirdAuth",
           "HummingbirdBcrypt", "NIOCore", "NIOPosix", "Logging", "ServiceLifecycle"],
     "fairfuel": [CORE, LINK, PARSERS, DOMAIN, STORE, CONFIGURATION, EDGES, SERVICE, REPORTS, PULL, SIMULATION, SIMULATION_RUNNER, WEB,
                  "ArgumentParser"],
