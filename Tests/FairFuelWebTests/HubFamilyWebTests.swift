@@ -123,6 +123,13 @@ import TestSupport
             #expect(try await web.send(.get, "/api/v1/family").status == .ok)
             #expect(try await web.send(.get, "/api/v1/family?month=2026-13").status == .badRequest)
         }
+        // A car's app has no family view of every car: its API says where it is, as the document declares.
+        try await WebRig.serve(users) { web in
+            #expect(try await web.logIn("mum", WebRig.familyPassword).status == .ok)
+            let reply = try await web.send(.get, "/api/v1/family")
+            #expect(reply.status == .notFound && reply.object["error"] as? String == "not_found", "\(reply.text)")
+            #expect(try await web.send(.get, "/family").status == .notFound)
+        }
     }
 
     @Test func aMissingFileOrOneThatIsNotAHubsIsAClearErrorAtStartAndChangesNothing() throws {
