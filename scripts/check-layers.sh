@@ -112,8 +112,8 @@ MAY_USE = {
     PULL: [CORE, LINK, PARSERS, DOMAIN, STORE, EDGES, REPORTS],
     SIMULATION: [CORE, LINK, PARSERS, DOMAIN, MATH],  # sans-I/O, so that unit test targets link no C edges
     SIMULATION_RUNNER: [CORE, LINK, SIMULATION, EDGES],  # the virtual MCU's pseudo-terminal and files
-    # The family's web app reaches the car's data through the store, reports and configuration only.
-    WEB: [CORE, PARSERS, DOMAIN, STORE, CONFIGURATION, REPORTS, MATH, "Hummingbird", "HummingbirdAuth",
+    # The family's web app reaches the car's data through the store, reports and configuration; the hub's through pull's family books.
+    WEB: [CORE, PARSERS, DOMAIN, STORE, CONFIGURATION, REPORTS, PULL, MATH, "Hummingbird", "HummingbirdAuth",
           "HummingbirdBcrypt", "NIOCore", "NIOPosix", "Logging", "ServiceLifecycle"],
     # The hub's record store on PostgreSQL: the store's protocol over postgres-nio, for the CLI's hub alone.
     HUB_POSTGRES: [STORE, "PostgresNIO", "NIOCore", "NIOPosix", "Logging"],

@@ -26,12 +26,13 @@ enum HTMLPage {
 
     /// A whole page: the navigation for a logged-in user, `body` as given (already escaped).
     /// `refreshSeconds`: the page reloads itself (a wait shown live without script).
-    static func page(_ title: String, session: WebSession?, body: String, refreshSeconds: Int? = nil) -> String {
+    static func page(_ title: String, session: WebSession?, body: String, refreshSeconds: Int? = nil, links: String? = nil) -> String {
         var nav = "<strong>FairFuel</strong>"
         if let session {
-            nav += "<a href=\"/\">Home</a><a href=\"/trips\">Trips</a><a href=\"/refuels/new\">Refuel</a>"
-                + "<a href=\"/bills\">Bills</a><a href=\"/charts\">Charts</a><a href=\"/drivers\">Drivers</a>"
-                + "<form class=\"inline\" method=\"post\" action=\"/logout\">\(csrfField(session))"
+            // `links`: the hub's own pages in place of the car's.
+            nav += links ?? ("<a href=\"/\">Home</a><a href=\"/trips\">Trips</a><a href=\"/refuels/new\">Refuel</a>"
+                + "<a href=\"/bills\">Bills</a><a href=\"/charts\">Charts</a><a href=\"/drivers\">Drivers</a>")
+            nav += "<form class=\"inline\" method=\"post\" action=\"/logout\">\(csrfField(session))"
                 + "<button type=\"submit\" style=\"padding:.2rem .6rem;min-height:0;background:#0b3552\">Log out \(h(session.name))</button></form>"
         }
         return """

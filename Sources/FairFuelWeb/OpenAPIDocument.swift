@@ -2239,6 +2239,183 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/api/v1/family": {
+   "get": {
+    "summary": "The hub's family view of every car, read-only (fairfuel web --hub-db; 404 on a car)",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "required": [
+          "read_only",
+          "people",
+          "month",
+          "all_time",
+          "cars"
+         ],
+         "properties": {
+          "read_only": {
+           "type": "boolean"
+          },
+          "note": {
+           "type": "string"
+          },
+          "people": {
+           "type": "array",
+           "items": {
+            "type": "object",
+            "description": "What `fairfuel family --json` prints",
+            "properties": {
+             "driver": {
+              "type": "string"
+             },
+             "driver_uuid": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "cars": {
+              "type": "array",
+              "items": {
+               "type": "string"
+              }
+             },
+             "trips": {
+              "type": "integer"
+             },
+             "distance_km": {
+              "type": "number"
+             },
+             "fuel_l": {
+              "type": "number"
+             },
+             "owes": {
+              "type": "array",
+              "items": {
+               "type": "object",
+               "properties": {
+                "currency": {
+                 "type": "string"
+                },
+                "minor": {
+                 "type": "integer"
+                },
+                "text": {
+                 "type": "string"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          "month": {
+           "$ref": "#/components/schemas/Summary"
+          },
+          "all_time": {
+           "$ref": "#/components/schemas/Summary"
+          },
+          "cars": {
+           "type": "array",
+           "items": {
+            "type": "object",
+            "required": [
+             "car"
+            ],
+            "properties": {
+             "car": {
+              "type": "string"
+             },
+             "vehicle_id": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "month": {
+              "$ref": "#/components/schemas/Summary"
+             },
+             "all_time": {
+              "$ref": "#/components/schemas/Summary"
+             },
+             "latest_trips": {
+              "type": "array",
+              "items": {
+               "$ref": "#/components/schemas/Trip"
+              }
+             },
+             "latest_refuels": {
+              "type": "array",
+              "items": {
+               "$ref": "#/components/schemas/Refuel"
+              }
+             }
+            }
+           }
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No session",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "Not found",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "503": {
+      "description": "The store cannot do it now",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     }
+    },
+    "parameters": [
+     {
+      "name": "month",
+      "in": "query",
+      "schema": {
+       "type": "string",
+       "pattern": "^[0-9]{4}-[0-9]{2}$"
+      },
+      "description": "YYYY-MM on the family's calendar; default: this month"
+     }
+    ]
+   }
+  },
   "/api/v1/openapi.json": {
    "get": {
     "summary": "This document",
@@ -2584,6 +2761,56 @@ enum OpenAPIDocument {
        "string",
        "null"
       ]
+     }
+    }
+   },
+   "Summary": {
+    "type": "object",
+    "required": [
+     "drivers"
+    ],
+    "description": "What `fairfuel summary --json` prints",
+    "properties": {
+     "month": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "cars": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      }
+     },
+     "drivers": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "properties": {
+        "driver": {
+         "type": "string"
+        },
+        "trips": {
+         "type": "integer"
+        },
+        "distance_km": {
+         "type": "number"
+        },
+        "fuel_l": {
+         "type": "number"
+        },
+        "cost_cents": {
+         "type": "integer"
+        }
+       }
+      }
+     },
+     "bills_cents": {
+      "type": "integer"
+     },
+     "untracked_cost_cents": {
+      "type": "integer"
      }
     }
    },

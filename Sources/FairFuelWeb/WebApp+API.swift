@@ -100,6 +100,7 @@ extension WebApp {
             return Self.json("{\"logged_out\":true}")
         })
         api.get("/session", use: self.api { _, _, session throws(WebError) in Self.json(sessionJSON(session)) })
+        guard hub == nil else { return }  // the hub serves its own API (WebApp+Hub)
         api.get("/home", use: self.api { _, _, _ throws(WebError) in Self.json(try await homeJSON()) })
         api.get("/trips", use: self.api { request, _, _ throws(WebError) in
             let units = try await book.units()

@@ -47,6 +47,7 @@ extension WebApp {
             context.sessions.clearSession()
             return HTMLPage.redirect("/login")
         })
+        guard hub == nil else { return }  // the hub serves its own pages (WebApp+Hub)
         router.get("/", use: page { _, _, session throws(WebError) in
             let (book, trips) = try await self.book.snapshot()
             let now = try await carNow()

@@ -14,14 +14,17 @@ public struct WebApp: Sendable {
     let sessions: MemoryPersistDriver<ContinuousClock>
     let activity = WebActivity()
     let enrolment = WebEnrolment()
+    /// The hub's database when serving the family view of every car (`--hub-db`); nil: the car's store.
+    let hub: HubFamily?
 
     static let sessionCookie = "fairfuel_session"
     static let loginCookie = "fairfuel_login"
     /// A hash of a random password, checked when the user does not exist: a wrong name takes as long as a wrong password.
     let unknownUserHash: String
 
-    public init(configuration: WebConfiguration) throws(WebError) {
+    public init(configuration: WebConfiguration, hub: HubFamily? = nil) throws(WebError) {
         self.configuration = configuration
+        self.hub = hub
         book = try WebBook(configuration: configuration)
         throttle = LoginThrottle(
             allowed: configuration.loginFailuresAllowed, lockout: .seconds(configuration.loginLockoutSeconds))
@@ -41,6 +44,7 @@ public struct WebApp: Sendable {
                 defaultSessionExpiration: .seconds(12 * 3600))))
         addPages(to: router)
         addAPI(to: router)
+        addHubRoutes(to: router)
         return router
     }
 

@@ -32,10 +32,8 @@ struct FamilyCommand: ParsableCommand {
 /// The cars `directories` hold (pull directories, or every car of a hub directory), read once.
 func loadFamilyBooks(_ directories: [String], command: String) throws -> FamilyBooks {
     // A hub's database (`fairfuel hub --db FILE`) is read as the hub directory it stands for.
-    let databases = try HubDatabaseViews(directories, command: command)
-    defer { databases.removeAll() }
     do {
-        return try FamilyBooks.load(directories: try FamilyBooks.carDirectories(databases.directories))
+        return try FamilyBooks.load(pullsOrHubs: directories, open: HubDatabases.openForViews)
     } catch {
         throw UserFacingError("\(command): \(error)")
     }

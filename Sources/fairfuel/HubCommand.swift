@@ -90,7 +90,7 @@ struct HubCollectCommand: ParsableCommand {
         let clock = MonotonicClock()
         let collector: HubCollector
         do {
-            collector = try HubCollector(directory: dir, prefix: prefix, database: try db.map { argument throws in try HubDatabaseViews.open(argument) })
+            collector = try HubCollector(directory: dir, prefix: prefix, database: try db.map { argument throws in try HubDatabases.open(argument) })
             let imported = try collector.importDirectoryOnce()
             if imported > 0, let database = collector.database {
                 printError("hub: imported \(imported) record(s) of \(dir)'s cars into \(database.location)")

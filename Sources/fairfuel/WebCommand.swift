@@ -26,6 +26,8 @@ struct WebCommand: ParsableCommand {
         var idleExitSeconds: Int?
         @Flag(help: "Mark cookies Secure: the app is served behind TLS.")
         var secureCookies = false
+        @Option(name: .customLong("hub-db"), help: "Serve the family view of every car from this hub database (`fairfuel hub --db`), read-only; --db is then the file of web users.")
+        var hubDatabase: String?
         @OptionGroup var store: StoreOptions
 
         func validate() throws {
@@ -50,10 +52,12 @@ struct WebCommand: ParsableCommand {
                     do { return .answered(try control.exchange(request, seconds: seconds)) } catch { return .notRunning("\(error)") }
                 })
             let app: WebApp
-            do { app = try WebApp(configuration: configuration) } catch { throw UserFacingError("\(error)") }
+            do { app = try WebApp(configuration: configuration, hub: try hubDatabase.map { path throws(WebError) in try HubFamily(path: path) }) } catch {
+                throw UserFacingError("\(error)")
+            }
             try WebServer.runBlocking(app, idleExitSeconds: idleExitSeconds ?? web.idleExitSeconds) { port in
                 let shown = host.contains(":") ? "[\(host)]" : host
-                print("fairfuel web: serving \(storePath) on http://\(shown):\(port)/")
+                print("fairfuel web: serving \(hubDatabase ?? storePath) on http://\(shown):\(port)/")
                 try? StandardStreams.flush()
                 // Under systemd (Type=notify): ready once it listens, so the socket's proxy connects only then.
                 let notifier = SystemdNotifier.fromProcessEnvironment()
@@ -79,7 +83,8 @@ struct WebCommand: ParsableCommand {
                 guard let password = readLine(strippingNewline: true) else { throw UserFacingError("give the password on standard input (one line)") }
                 let hash: String
                 do { hash = try WebPassword.hash(password) } catch { throw UserFacingError("\(error)") }
-                let db = try store.open()
+                // A hub's users live in a small store file of their own, made by the first `user add`.
+                let db = try store.open(creating: true)
                 do {
                     let user = try db.addWebUser(name: name, role: role, passwordHash: hash, atUTCMs: WallClock.utcMilliseconds())
                     print("web user \(user.name) added (\(user.role.rawValue))")

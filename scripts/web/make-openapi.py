@@ -70,6 +70,10 @@ schemas = {
     "Learning": {"type": "object", "required": ["state"], "properties": {
         "state": {"enum": ["none", "waiting", "done", "failed"]}, "driver_id": {"type": "integer"}, "driver": {"type": "string"},
         "step": {"enum": ["tag", "beacon"]}, "seconds_left": {"type": "integer"}, "message": nullable("string")}},
+    "Summary": {"type": "object", "required": ["drivers"], "description": "What `fairfuel summary --json` prints",
+                "properties": {"month": nullable("string"), "cars": arr({"type": "string"}), "drivers": arr({"type": "object", "properties": {
+                    "driver": {"type": "string"}, "trips": {"type": "integer"}, "distance_km": {"type": "number"}, "fuel_l": {"type": "number"},
+                    "cost_cents": {"type": "integer"}}}), "bills_cents": {"type": "integer"}, "untracked_cost_cents": {"type": "integer"}}},
     "Driver": {"type": "object", "required": ["id", "name"],
                "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "tags": {"type": "integer"}, "beacons": {"type": "integer"}}},
 }
@@ -138,6 +142,19 @@ paths = {
         request={"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}, params=[NUMERIC_ID], change=True)},
     "/api/v1/drivers/{id}/remove": {"post": op("Remove a driver (family); their trips keep their name", ok(ref("Driver")), CHANGE_ERRORS,
         params=[NUMERIC_ID], change=True)},
+    "/api/v1/family": {"get": op("The hub's family view of every car, read-only (fairfuel web --hub-db; 404 on a car)",
+        ok({"type": "object", "required": ["read_only", "people", "month", "all_time", "cars"], "properties": {
+            "read_only": {"type": "boolean"}, "note": {"type": "string"},
+            "people": arr({"type": "object", "description": "What `fairfuel family --json` prints", "properties": {
+                "driver": {"type": "string"}, "driver_uuid": nullable("string"), "cars": arr({"type": "string"}), "trips": {"type": "integer"},
+                "distance_km": {"type": "number"}, "fuel_l": {"type": "number"},
+                "owes": arr({"type": "object", "properties": {"currency": {"type": "string"}, "minor": {"type": "integer"}, "text": {"type": "string"}}})}}),
+            "month": ref("Summary"), "all_time": ref("Summary"),
+            "cars": arr({"type": "object", "required": ["car"], "properties": {
+                "car": {"type": "string"}, "vehicle_id": nullable("string"), "month": ref("Summary"), "all_time": ref("Summary"),
+                "latest_trips": arr(ref("Trip")), "latest_refuels": arr(ref("Refuel"))}})}}),
+        READ_ERRORS, params=[{"name": "month", "in": "query", "schema": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"},
+                              "description": "YYYY-MM on the family's calendar; default: this month"}])},
     "/api/v1/openapi.json": {"get": {"summary": "This document", "security": [],
                                      "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
 }

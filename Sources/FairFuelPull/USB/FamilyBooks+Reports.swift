@@ -56,11 +56,14 @@ extension FamilyBooks {
             tripCount += trips.count
             var carUnits = car.units
             carUnits.timeZone = zone
-            return HTMLReport.FamilyContent.Car(
-                label: car.label, units: carUnits,
-                summary: Self.summary(month, trips: car.trips, shares: Self.shares(car), currency: car.units.currency, in: zone), trips: trips)
+            return HTMLReport.FamilyContent.Car(label: car.label, units: carUnits, summary: carSummary(car, month), trips: trips)
         }
         return (HTMLReport.render(family: HTMLReport.FamilyContent(units: units, summary: family, cars: sections)), family, tripCount)
+    }
+
+    /// One car's figures per person (nil: all time), its months cut on the family's calendar.
+    public func carSummary(_ car: Car, _ month: CalendarMonth?) -> FamilySummary {
+        Self.summary(month, trips: car.trips, shares: Self.shares(car), currency: car.units.currency, in: units.timeZone)
     }
 
     /// A car's shares, each naming its bill's currency.

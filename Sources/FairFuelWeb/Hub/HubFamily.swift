@@ -1,0 +1,42 @@
+import FairFuelCore
+import FairFuelPull
+import FairFuelReports
+import FairFuelStore
+
+/// The hub's database (`fairfuel hub --db FILE`) as the web app reads it: every car's books joined
+/// into people by `FamilyBooks.load(pullsOrHubs:)`, the code `fairfuel family` runs. Read-only: a
+/// correction is made on the car, whose uplink brings it here.
+public struct HubFamily: Sendable {
+    public let path: String
+
+    /// Checks that `path` is a hub's database and that its books load, without changing it.
+    public init(path: String) throws(WebError) {
+        self.path = path
+        guard HubDatabaseViews.isSQLiteFile(path) else {
+            throw .unavailable("no hub database at \(path): `fairfuel hub --db \(path)` writes one")
+        }
+        guard HubRecordStore.isHubDatabase(path: path) else {
+            throw .unavailable("\(path) is a SQLite database but not a hub's (`fairfuel hub --db FILE` writes one; a car's store is served with --db alone)")
+        }
+        _ = try books()
+    }
+
+    /// Every car's books, read now (the hub writes as cars send).
+    func books() throws(WebError) -> FamilyBooks {
+        do { return try FamilyBooks.load(pullsOrHubs: [path]) } catch {
+            throw .unavailable("cannot read the hub database \(path): \(error)")
+        }
+    }
+
+    /// The books and the month shown: `text` (YYYY-MM) when given, else the month of `nowUTCMs` on the family's calendar.
+    func view(month text: String?, nowUTCMs: Int64) throws(WebError) -> HubFamilyView {
+        let books = try books()
+        let month: CalendarMonth
+        if let text, !text.isEmpty {
+            do { month = try CalendarMonth.parse(text) } catch { throw .badRequest("month: \(error)") }
+        } else {
+            month = CalendarMonth(utcMs: nowUTCMs, in: books.units.timeZone)
+        }
+        return HubFamilyView(books: books, month: month)
+    }
+}

@@ -1,0 +1,47 @@
+import FairFuelCore
+import FairFuelPull
+import FairFuelReports
+import FairFuelStore
+
+/// The family view's figures for one month and all time: per person across cars, and per car,
+/// each from the renderers `fairfuel family` and `fairfuel summary` print over the same books.
+struct HubFamilyView {
+    /// How many of each car's latest trips and refuels are shown.
+    static let latestCount = 10
+    static let readOnlyNote = "This is the hub's view of every car: it is read-only. Corrections (a trip's driver, a refuel, a bill) "
+        + "are made on the car's own app, and arrive here when the car next sends its records."
+
+    let books: FamilyBooks
+    let month: CalendarMonth
+
+    var family: FamilyView { FamilyView(books) }
+
+    /// The car's latest closed trips, newest first.
+    static func latestTrips(_ car: FamilyBooks.Car) -> [TripRow] { Array(car.trips.suffix(latestCount).reversed()) }
+
+    /// The car's latest refuels, newest first.
+    static func latestRefuels(_ car: FamilyBooks.Car) -> [RefuelSplit] { Array(car.splits.suffix(latestCount).reversed()) }
+
+    /// `/api/v1/family`: `people` is `fairfuel family --json`, `month` and `all_time` are `fairfuel summary --json`
+    /// (with and without `--month`), each car's the same for that car alone.
+    var json: String {
+        var j = JSONLine()
+        j.add("read_only", true)
+        j.add("note", Self.readOnlyNote)
+        j.addRaw("people", json: family.json)
+        j.addRaw("month", json: SummaryText.json(books.summary(month), cars: books.cars.map(\.label)))
+        j.addRaw("all_time", json: SummaryText.json(books.summary(nil), cars: books.cars.map(\.label)))
+        j.addRaw("cars", json: JSONLine.array(books.cars.map { car in
+            var c = JSONLine()
+            c.add("car", car.label)
+            c.add("vehicle_id", car.vehicleID)
+            c.addRaw("month", json: SummaryText.json(books.carSummary(car, month)))
+            c.addRaw("all_time", json: SummaryText.json(books.carSummary(car, nil)))
+            c.addRaw("latest_trips", json: TripText.jsonArray(Self.latestTrips(car)))
+            c.addRaw("latest_refuels", json: RefuelText.jsonArray(
+                Self.latestRefuels(car).map { (id: $0.id, refuel: $0.refuel) }, vehicleCurrency: car.units.currency))
+            return c.string
+        }))
+        return j.string
+    }
+}
