@@ -76,6 +76,8 @@ struct WebCommand: ParsableCommand {
             @Argument(help: "The user's name (what they type to log in).") var name: String
             @Option(help: "family (everything: settle, delete, drivers) or driver (sees the book, enters refuels, names their own trips).")
             var role: String
+            @Flag(help: "Make the users file when it does not exist yet (a hub's web users, beside its --hub-db); without it a missing --db is an error, as for every command.")
+            var create = false
             @OptionGroup var store: StoreOptions
 
             func run() throws {
@@ -83,8 +85,9 @@ struct WebCommand: ParsableCommand {
                 guard let password = readLine(strippingNewline: true) else { throw UserFacingError("give the password on standard input (one line)") }
                 let hash: String
                 do { hash = try WebPassword.hash(password) } catch { throw UserFacingError("\(error)") }
-                // A hub's users live in a small store file of their own, made by the first `user add`.
-                let db = try store.open(creating: true)
+                // A hub's users live in a small store file of their own, made by the first `user add --create`;
+                // on a car, a mistyped --db stays an error instead of a new empty store.
+                let db = try store.open(creating: create)
                 do {
                     let user = try db.addWebUser(name: name, role: role, passwordHash: hash, atUTCMs: WallClock.utcMilliseconds())
                     print("web user \(user.name) added (\(user.role.rawValue))")

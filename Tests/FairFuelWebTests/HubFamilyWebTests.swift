@@ -56,8 +56,12 @@ import TestSupport
         let directory = NSTemporaryDirectory() + "fairfuel-hubweb-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let users = directory + "/users.db"
+        // Without --create a missing file is an error and stays missing (a mistyped --db on a car).
+        let refused = try WebRig.cli(["web", "user", "add", "mum", "--role", "family", "--db", users], input: WebRig.familyPassword + "\n")
+        #expect(refused.exitCode != 0)
+        #expect(!FileManager.default.fileExists(atPath: users), "a user add without --create made \(users)")
         for (name, role, password) in [("mum", "family", WebRig.familyPassword), ("cara", "driver", WebRig.driverPassword)] {
-            let result = try WebRig.cli(["web", "user", "add", name, "--role", role, "--db", users], input: password + "\n")
+            let result = try WebRig.cli(["web", "user", "add", name, "--role", role, "--create", "--db", users], input: password + "\n")
             #expect(result.exitCode == 0, "\(result.standardError)")
         }
         return (try hubDatabase(directory), users)
