@@ -24,7 +24,7 @@ extension WebApp {
             // The login form's own CSRF token, before any session: the same value in a strict cookie and the form.
             let token = Self.randomToken()
             var response = HTMLPage.response(HTMLPage.page("Log in", session: nil, body: PageViews.login(token: token, error: nil)))
-            response.setCookie(Cookie(name: Self.loginCookie, value: token, path: "/login", secure: configuration.secureCookies, sameSite: .strict))
+            response.setCookie(Cookie(name: Self.loginCookie, value: token, path: "/login", secure: configuration.cookiesAreSecure, sameSite: .strict))
             return response
         }
         router.post("/login") { request, context in

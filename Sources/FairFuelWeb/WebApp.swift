@@ -16,6 +16,8 @@ public struct WebApp: Sendable {
     let enrolment = WebEnrolment()
     /// The hub's database when serving the family view of every car (`--hub-db`); nil: the car's store.
     let hub: HubFamily?
+    /// HTTP/1.1, over TLS when the configuration has a certificate.
+    let server: HTTPServerBuilder
 
     static let sessionCookie = "fairfuel_session"
     static let loginCookie = "fairfuel_login"
@@ -25,6 +27,7 @@ public struct WebApp: Sendable {
     public init(configuration: WebConfiguration, hub: HubFamily? = nil) throws(WebError) {
         self.configuration = configuration
         self.hub = hub
+        server = try configuration.tls?.serverBuilder() ?? .http1()
         book = try WebBook(configuration: configuration)
         throttle = LoginThrottle(
             allowed: configuration.loginFailuresAllowed, lockout: .seconds(configuration.loginLockoutSeconds))
@@ -40,7 +43,7 @@ public struct WebApp: Sendable {
             storage: sessions,
             configuration: SessionMiddlewareConfiguration(
                 sessionCookieParameters: SessionCookieParameters(
-                    name: Self.sessionCookie, path: "/", secure: configuration.secureCookies, sameSite: .strict),
+                    name: Self.sessionCookie, path: "/", secure: configuration.cookiesAreSecure, sameSite: .strict),
                 defaultSessionExpiration: .seconds(12 * 3600))))
         addPages(to: router)
         addAPI(to: router)
@@ -59,6 +62,7 @@ public struct WebApp: Sendable {
     public func application(logger: Logging.Logger? = nil, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         Application(
             router: router(),
+            server: server,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "FairFuel"),
             services: [sessions],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },

@@ -9,8 +9,12 @@ public struct WebConfiguration: Sendable {
     public var storePath: String
     public var host: String
     public var port: Int
-    /// Cookies carry `Secure` (the server is behind TLS).
+    /// Cookies carry `Secure` (the server is behind TLS, its own or a proxy's).
     public var secureCookies: Bool
+    /// HTTPS in the app itself; nil: plain HTTP.
+    public var tls: WebTLS?
+    /// Whether cookies carry `Secure`: behind a TLS proxy when asked, and always under the app's own TLS.
+    public var cookiesAreSecure: Bool { secureCookies || tls != nil }
     /// The largest request body taken (a receipt photo and its form); larger ones are refused with 413.
     public var uploadLimitBytes: Int
     /// Failed logins from one address before it must wait, and how long.
@@ -35,8 +39,10 @@ public struct WebConfiguration: Sendable {
         uploadLimitBytes: Int = 8 << 20, loginFailuresAllowed: Int = 10, loginLockoutSeconds: Int = 300, bcryptCost: UInt8 = 10,
         units: @escaping @Sendable (VehicleProfile) -> DisplayUnits, nowUTCMs: @escaping @Sendable () -> Int64,
         afterBookChange: @escaping @Sendable () -> Void = {}, uplink: OutboxUplink? = nil,
-        askService: @escaping @Sendable (String, Int32) -> ServiceAnswer = { _, _ in .notRunning("no fairfuel service is known to this app") }
+        askService: @escaping @Sendable (String, Int32) -> ServiceAnswer = { _, _ in .notRunning("no fairfuel service is known to this app") },
+        tls: WebTLS? = nil
     ) {
+        self.tls = tls
         self.storePath = storePath
         self.host = host
         self.port = port

@@ -24,8 +24,12 @@ struct WebCommand: ParsableCommand {
         var uploadLimitKiB: Int?
         @Option(name: .customLong("idle-exit-s"), help: "Exit after this many seconds without a request (0: never); default: [web] idle_exit_s, else 0.")
         var idleExitSeconds: Int?
-        @Flag(help: "Mark cookies Secure: the app is served behind TLS.")
+        @Flag(help: "Mark cookies Secure: the app is served behind a TLS proxy (with --tls-cert they are anyway).")
         var secureCookies = false
+        @Option(name: .customLong("tls-cert"), help: "Serve HTTPS with this PEM certificate chain (with --tls-key); default: [web] tls_cert_file.")
+        var tlsCertificateFile: String?
+        @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert; default: [web] tls_key_file.")
+        var tlsKeyFile: String?
         @Option(name: .customLong("hub-db"), help: "Serve the family view of every car from this hub database (`fairfuel hub --db`), read-only; --db is then the file of web users.")
         var hubDatabase: String?
         @OptionGroup var store: StoreOptions
@@ -34,6 +38,20 @@ struct WebCommand: ParsableCommand {
             if let listen { do { _ = try WebConfiguration.listenAddress(listen) } catch { throw ValidationError("\(error)") } }
             if let uploadLimitKiB, !(64...65_536).contains(uploadLimitKiB) { throw ValidationError("--upload-limit-kib must be 64 to 65536") }
             if let idleExitSeconds, !(0...86_400).contains(idleExitSeconds) { throw ValidationError("--idle-exit-s must be 0 to 86400") }
+            if (tlsCertificateFile == nil) != (tlsKeyFile == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
+        }
+
+        /// The certificate and key the options or the profile name, read now: a missing or unreadable
+        /// file is a clear error before anything listens.
+        func tls(_ web: BoardProfile.Web) throws -> WebTLS? {
+            guard let certificate = tlsCertificateFile ?? web.tlsCertFile, let key = tlsKeyFile ?? web.tlsKeyFile else { return nil }
+            func read(_ path: String, _ what: String) throws -> [UInt8] {
+                switch TextFileReader.readAll(path: path, maximumBytes: 1 << 20) {
+                case let .success(bytes): return bytes
+                case let .failure(error): throw UserFacingError("cannot read the TLS \(what) \(path): \(error)")
+                }
+            }
+            return WebTLS(certificateChainPEM: try read(certificate, "certificate"), privateKeyPEM: try read(key, "key"))
         }
 
         func run() throws {
@@ -50,14 +68,14 @@ struct WebCommand: ParsableCommand {
                 afterBookChange: { control.tellService(quietly: true) }, uplink: try store.uplinkOfBoard()?.outbox,
                 askService: { request, seconds in
                     do { return .answered(try control.exchange(request, seconds: seconds)) } catch { return .notRunning("\(error)") }
-                })
+                }, tls: try tls(web))
             let app: WebApp
             do { app = try WebApp(configuration: configuration, hub: try hubDatabase.map { path throws(WebError) in try HubFamily(path: path) }) } catch {
                 throw UserFacingError("\(error)")
             }
             try WebServer.runBlocking(app, idleExitSeconds: idleExitSeconds ?? web.idleExitSeconds) { port in
                 let shown = host.contains(":") ? "[\(host)]" : host
-                print("fairfuel web: serving \(hubDatabase ?? storePath) on http://\(shown):\(port)/")
+                print("fairfuel web: serving \(hubDatabase ?? storePath) on \(configuration.tls == nil ? "http" : "https")://\(shown):\(port)/")
                 try? StandardStreams.flush()
                 // Under systemd (Type=notify): ready once it listens, so the socket's proxy connects only then.
                 let notifier = SystemdNotifier.fromProcessEnvironment()

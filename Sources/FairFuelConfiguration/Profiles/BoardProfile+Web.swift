@@ -9,6 +9,10 @@ extension BoardProfile {
         public var uploadLimitKiB = 8_192
         /// Seconds without a request after which it exits (systemd starts it again on demand); 0: never.
         public var idleExitSeconds = 0
+        /// HTTPS: the server's certificate chain and its private key (PEM files, absolute paths);
+        /// both or neither. Without them the app speaks plain HTTP (loopback, or behind a TLS proxy).
+        public var tlsCertFile: String?
+        public var tlsKeyFile: String?
 
         public init() {}
     }
@@ -25,6 +29,8 @@ extension BoardProfile.Web {
                 .integer("port", \.port, 1...65_535, "port"),
                 .integer("upload_limit_kib", \.uploadLimitKiB, 64...65_536, "KiB"),
                 .integer("idle_exit_s", \.idleExitSeconds, 0...86_400, "seconds"),
+                .optionalString("tls_cert_file", \.tlsCertFile, .absolutePath),
+                .optionalString("tls_key_file", \.tlsKeyFile, .absolutePath),
             ]),
     ])
 
@@ -34,6 +40,11 @@ extension BoardProfile.Web {
         root.insert(section, .table(table), line: line)
         var web = BoardProfile.Web()
         _ = try schema.decode(root, into: &web)
+        guard (web.tlsCertFile == nil) == (web.tlsKeyFile == nil) else {
+            throw .outOfRange(
+                line: line, key: "web.tls_cert_file", value: web.tlsCertFile ?? "(none)",
+                allowed: "tls_cert_file and tls_key_file go together: both or neither")
+        }
         return web
     }
 }
