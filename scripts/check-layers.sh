@@ -114,7 +114,7 @@ MAY_USE = {
     SIMULATION_RUNNER: [CORE, LINK, SIMULATION, EDGES],  # the virtual MCU's pseudo-terminal and files
     # The family's web app reaches the car's data through the store, reports and configuration; the hub's through pull's family books.
     WEB: [CORE, PARSERS, DOMAIN, STORE, CONFIGURATION, REPORTS, PULL, MATH, "Hummingbird", "HummingbirdAuth",
-          "HummingbirdBcrypt", "HummingbirdTLS", "NIOSSL", "NIOCore", "NIOPosix", "Logging", "ServiceLifecycle"],
+          "HummingbirdBcrypt", "HummingbirdCore", "HummingbirdTLS", "NIOSSL", "NIOCore", "NIOPosix", "Logging", "ServiceLifecycle"],
     # The hub's record store on PostgreSQL: the store's protocol over postgres-nio, for the CLI's hub alone.
     HUB_POSTGRES: [STORE, "PostgresNIO", "NIOCore", "NIOPosix", "Logging"],
     "fairfuel": [CORE, LINK, PARSERS, DOMAIN, STORE, CONFIGURATION, EDGES, SERVICE, REPORTS, PULL, SIMULATION, SIMULATION_RUNNER, WEB,

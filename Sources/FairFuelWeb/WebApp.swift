@@ -1,6 +1,7 @@
 import FairFuelCore
 import FairFuelStore
 import Hummingbird
+import HummingbirdCore
 import HummingbirdAuth
 import HummingbirdBcrypt
 import Logging

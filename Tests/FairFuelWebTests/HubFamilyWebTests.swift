@@ -45,7 +45,7 @@ import TestSupport
             (zoe, "split", 3, split(zoe, name: "Zoe", id: 3, at: "2026-10-30T17:20:00.000Z", shares: [("alice", 20.0, 3600), ("Cara", 5.0, 900)])),
         ]
         for (vehicle, kind, id, payload) in records {
-            let offer = try hub.offer(vehicle: vehicle, kind: kind, id: Int64(id), revision: 0, deleted: false, messageID: Int64(id), payload: payload)
+            let offer = try hub.offer(vehicle: vehicle, kind: kind, id: Int64(id), revision: 0, deleted: false, messageID: Int64(id), payload: payload, storedUTCMs: 1_795_000_000_000)
             #expect(offer == .kept)
         }
         return path

@@ -15,7 +15,24 @@ struct BoardProfileWebTests {
         let web = try #require(profile.web)
         #expect(web.host == "0.0.0.0" && web.port == 80 && web.idleExitSeconds == 600 && web.uploadLimitKiB == 8_192)
         #expect(try BoardProfile.load(text: profile.tomlText) == profile)
-        #expect(BoardProfile.keys(of: "web") == ["host", "port", "upload_limit_kib", "idle_exit_s"])
+        #expect(BoardProfile.keys(of: "web") == ["host", "port", "upload_limit_kib", "idle_exit_s", "tls_cert_file", "tls_key_file"])
+        #expect(web.tlsCertFile == nil && web.tlsKeyFile == nil, "plain HTTP unless a certificate is named")
+    }
+
+    @Test("HTTPS: a certificate and its key, both or neither, absolute paths")
+    func tls() throws {
+        let profile = try BoardProfile.load(text: "[web]\ntls_cert_file = \"/etc/fairfuel/web.pem\"\ntls_key_file = \"/etc/fairfuel/web.key\"\n")
+        #expect(profile.web?.tlsCertFile == "/etc/fairfuel/web.pem" && profile.web?.tlsKeyFile == "/etc/fairfuel/web.key")
+        #expect(try BoardProfile.load(text: profile.tomlText) == profile)
+        for text in ["[web]\ntls_cert_file = \"/etc/fairfuel/web.pem\"\n", "[web]\ntls_key_file = \"/etc/fairfuel/web.key\"\n"] {
+            #expect(throws: ProfileError.self, "\(text)") { try BoardProfile.load(text: text) }
+        }
+        do {
+            _ = try BoardProfile.load(text: "[web]\ntls_cert_file = \"/etc/fairfuel/web.pem\"\n")
+        } catch {
+            #expect("\(error)".contains("both or neither"), "\(error)")
+        }
+        #expect(throws: ProfileError.self) { try BoardProfile.load(text: "[web]\ntls_cert_file = \"web.pem\"\ntls_key_file = \"/k\"\n") }
     }
 
     @Test("out of range or of the wrong kind: refused with its line")
