@@ -21,7 +21,8 @@ packages=(
   libmosquitto-dev    # the MQTT uplink's client (libmosquitto, TLS through OpenSSL)
   mosquitto           # the real broker, started by the tests on loopback
   mosquitto-clients   # mosquitto_sub: an independent subscriber in the tests
-  openssl             # the TLS test makes its CA, server and client certificates
+  openssl             # the TLS tests make their CA, server and client certificates
+  curl                # the web app's HTTPS test fetches a page verifying the server's certificate
   python3             # scripts/check-layers.sh reads the manifest's JSON (CI runs it before the tests)
   tzdata              # /usr/share/zoneinfo: the time zone tests, and `vehicle set --time-zone` on the dongle
   chromium-driver     # the web app's browser test drives headless chromium through it (scripts/test-web.sh)

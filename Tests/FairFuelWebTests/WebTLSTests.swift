@@ -28,6 +28,15 @@ struct WebTLSTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// `run` on a thread of its own: a blocking wait for curl on the concurrency pool (two cores,
+    /// two threads) would starve the app's own handlers while other suites run, and curl would wait
+    /// for an answer that cannot come.
+    static func runOffThePool(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<(status: Int32, output: String), any Error>) in
+            Thread { done.resume(with: Result { try run(executable, arguments) }) }.start()
+        }
+    }
+
     static func credentials() throws -> Credentials? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { return nil }
         let directory = NSTemporaryDirectory() + "fairfuel-tls-\(UUID().uuidString.prefix(8))"
@@ -81,10 +90,10 @@ struct WebTLSTests {
         let certificatePath = credentials.directory + "/cert.pem"
         let tls = WebTLS(certificateChainPEM: credentials.certificate, privateKeyPEM: credentials.key)
         let outcome = try await WebRig.serve(db, tls: tls) { client in
-            let https = try Self.run("/usr/bin/curl", [
+            let https = try await Self.runOffThePool("/usr/bin/curl", [
                 "-sS", "-i", "--cacert", certificatePath, "--max-time", "10", "https://127.0.0.1:\(client.port)/login",
             ])
-            let plain = try Self.run("/usr/bin/curl", ["-sS", "-i", "--max-time", "5", "http://127.0.0.1:\(client.port)/login"])
+            let plain = try await Self.runOffThePool("/usr/bin/curl", ["-sS", "-i", "--max-time", "5", "http://127.0.0.1:\(client.port)/login"])
             return (https, plain)
         }
         // Verified against the certificate (no -k): the chain and its name are right.
