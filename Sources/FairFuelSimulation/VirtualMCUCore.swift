@@ -20,7 +20,7 @@ public struct VirtualMCUCore {
         case replug
     }
 
-    private enum Power {
+    enum Power {
         case running
         /// Reset; the HELLO goes out at `helloAt`.
         case booting(helloAt: Int64)
@@ -29,54 +29,54 @@ public struct VirtualMCUCore {
         case unplugged(until: Int64)
     }
 
-    private struct PendingWrite {
+    struct PendingWrite {
         var seq: UInt16
         var deadline: Int64
         var ndef: [UInt8]
     }
 
     public let plan: SimPlan
-    public private(set) var now: Int64 = 0
-    private var power: Power
+    public internal(set) var now: Int64 = 0
+    var power: Power
     /// Uptime = `uptimeBase + t`, modulo 2^32.
-    private var uptimeBase: Int64
+    var uptimeBase: Int64
     /// The share of an off period (reset, bootloader, unplug) the host's clock does not see:
     /// 1 − 1/speed when the MCU runs sped up, 0 in real time. See `reset(at:reason:)`.
     public var unseenOffShare = 0.0
     /// When the MCU last went quiet (reset, bootloader, unplug); nil while it runs.
-    private var offSinceMs: Int64?
-    private var generator: MCUTrafficGenerator
-    private var decoder = FrameDecoder(sender: .host)
-    private var heldWhileBooting: [UInt8] = []
-    private var filter: [BLEFilter.Entry] = []
-    private var pendingWrite: PendingWrite?
-    private var recentAcks: [(seq: UInt16, status: Ack.Status)] = []
-    private var ignition = false
-    private var lastIgnitionChange: Int64 = -3_600_000
-    private var droppedSinceBoot = 0
-    private var nextHeartbeat: Int64?
-    private var nextEpoch: Int64?
-    private var actionIndex = 0
-    private var advertisers: [SimAdvertiser]
-    private var heap: AdvertiserHeap
-    private var gnss: GNSSReceiverModel
-    private var noise: LineNoiseInjector
-    private var nextBurst: Int64?
-    private var random: SplitMix
-    private var tagNDEF: [[UInt8]]
-    private var vehicleHint = 0
-    public private(set) var ended = false
+    var offSinceMs: Int64?
+    var generator: MCUTrafficGenerator
+    var decoder = FrameDecoder(sender: .host)
+    var heldWhileBooting: [UInt8] = []
+    var filter: [BLEFilter.Entry] = []
+    var pendingWrite: PendingWrite?
+    var recentAcks: [(seq: UInt16, status: Ack.Status)] = []
+    var ignition = false
+    var lastIgnitionChange: Int64 = -3_600_000
+    var droppedSinceBoot = 0
+    var nextHeartbeat: Int64?
+    var nextEpoch: Int64?
+    var actionIndex = 0
+    var advertisers: [SimAdvertiser]
+    var heap: AdvertiserHeap
+    var gnss: GNSSReceiverModel
+    var noise: LineNoiseInjector
+    var nextBurst: Int64?
+    var random: SplitMix
+    var tagNDEF: [[UInt8]]
+    var vehicleHint = 0
+    public internal(set) var ended = false
     /// NFC_TAG and POWER repeated until the host acknowledges them (revision 1.1).
-    private(set) var reliable: ReliableEventSender
+    var reliable: ReliableEventSender
     /// A driver who hears no beep within 3 s of a tap taps again (twice at most).
-    private var retap: (tag: Int, dueAt: Int64, left: Int)?
+    var retap: (tag: Int, dueAt: Int64, left: Int)?
     static let retapAfterMs: Int64 = 3_000
     static let retapsPerTap = 2
 
-    public private(set) var statistics = VirtualMCUStatistics()
-    public private(set) var feedback: [FeedbackRecord] = []
+    public internal(set) var statistics = VirtualMCUStatistics()
+    public internal(set) var feedback: [FeedbackRecord] = []
     /// Events since the last `takeEvents()`.
-    private(set) var events: [SimEvent] = []
+    var events: [SimEvent] = []
 
     public init(plan: SimPlan) {
         self.plan = plan
@@ -167,7 +167,7 @@ public struct VirtualMCUCore {
     }
 
     /// Plays the one event due at `time`; false when none was (nothing to do yet).
-    private mutating func step(at time: Int64, into out: inout [Output]) -> Bool {
+    mutating func step(at time: Int64, into out: inout [Output]) -> Bool {
         switch power {
         case .booting(let at) where at <= time:
             power = .running
@@ -248,7 +248,7 @@ public struct VirtualMCUCore {
         return false
     }
 
-    private mutating func perform(_ action: PlannedAction, into out: inout [Output]) {
+    mutating func perform(_ action: PlannedAction, into out: inout [Output]) {
         let time = action.timeMs
         switch action.kind {
         case .present(let tag):
@@ -286,7 +286,7 @@ public struct VirtualMCUCore {
     }
 
     /// A tag held to the reader at `time` (a scripted tap, or a person trying again).
-    private mutating func present(_ tag: Int, at time: Int64, into out: inout [Output]) {
+    mutating func present(_ tag: Int, at time: Int64, into out: inout [Output]) {
         let tagPlan = plan.tags[tag]
         let uidText = Hex.string(tagPlan.uid)
         guard isRunning else {
@@ -319,7 +319,7 @@ public struct VirtualMCUCore {
         consume(bytes, at: time, into: &out)
     }
 
-    private mutating func consume(_ bytes: ArraySlice<UInt8>, at time: Int64, into out: inout [Output]) {
+    mutating func consume(_ bytes: ArraySlice<UInt8>, at time: Int64, into out: inout [Output]) {
         if case .booting = power {
             // The USB stack holds what the host sent until the firmware is up.
             if heldWhileBooting.count < 4096 { heldWhileBooting.append(contentsOf: bytes) }
@@ -339,7 +339,7 @@ public struct VirtualMCUCore {
         statistics.hostCounters = decoder.counters
     }
 
-    private mutating func handleHostOutput(_ output: DecoderOutput, at time: Int64, into out: inout [Output]) {
+    mutating func handleHostOutput(_ output: DecoderOutput, at time: Int64, into out: inout [Output]) {
         statistics.hostCounters = decoder.counters
         switch output {
         case .frame(let frame): execute(frame, at: time, into: &out)
@@ -357,7 +357,7 @@ public struct VirtualMCUCore {
         }
     }
 
-    private mutating func execute(_ frame: Frame, at time: Int64, into out: inout [Output]) {
+    mutating func execute(_ frame: Frame, at time: Int64, into out: inout [Output]) {
         let name = frame.message.jsonName
         events.append(SimEvent(simMs: time, kind: .hostCommand(name: name, seq: frame.seq)))
         switch frame.message {
@@ -399,7 +399,7 @@ public struct VirtualMCUCore {
         }
     }
 
-    private mutating func acknowledge(
+    mutating func acknowledge(
         _ seq: UInt16, _ status: Ack.Status, at time: Int64, into out: inout [Output], remember: Bool = true
     ) {
         if remember {
@@ -409,124 +409,5 @@ public struct VirtualMCUCore {
         statistics.acksSent += 1
         events.append(SimEvent(simMs: time, kind: .ack(seq: seq, status: status)))
         send(.ack(Ack(ackedSeq: seq, status: status)), at: time, into: &out)
-    }
-
-    // MARK: frames
-
-    /// Frames `message` for the line; returns its seq (nil if it could not be framed).
-    @discardableResult
-    private mutating func send(_ message: LinkMessage, at time: Int64, into out: inout [Output]) -> UInt16? {
-        let seq = generator.nextSeq
-        guard var bytes = generator.frame(message) else { return nil }
-        statistics.framesSent += 1
-        statistics.bytesSent += bytes.count
-        statistics.framesByType[message.rawType, default: 0] += 1
-        let hits = noise.corrupt(&bytes)
-        if hits > 0 {
-            statistics.framesCorrupted += 1
-            statistics.bytesCorrupted += hits
-        }
-        out.append(.bytes(bytes, frameType: message.rawType))
-        return seq
-    }
-
-    /// Sends a reliable event (NFC_TAG, POWER): kept and repeated until acknowledged when the
-    /// MCU has capability bit 5; an event pushed out of a full window counts as dropped.
-    private mutating func sendEvent(_ message: LinkMessage, at time: Int64, into out: inout [Output]) {
-        guard let seq = send(message, at: time, into: &out) else { return }
-        let dropped = reliable.sent(message, seq: seq, at: time)
-        if dropped > 0 { noteDropped(dropped) }
-    }
-
-    private mutating func sendHello(at time: Int64, into out: inout [Output]) {
-        send(generator.hello(uptimeMs: uptime(at: time)), at: time, into: &out)
-        reliable.helloSent()
-    }
-
-    private mutating func emitGarbage(_ bytes: [UInt8], at time: Int64, into out: inout [Output]) {
-        statistics.garbageBursts += 1
-        statistics.garbageBytes += bytes.count
-        events.append(SimEvent(simMs: time, kind: .garbage(bytes: bytes.count)))
-        out.append(.bytes(bytes, frameType: nil))
-    }
-
-    private mutating func emitEpoch(at time: Int64, into out: inout [Output]) {
-        guard let epoch = nextEpoch else { return }
-        if isRunning, let poweredSince = plan.gnssPoweredSince(epoch) {
-            let vehicle = plan.vehicle(at: epoch, hint: &vehicleHint)
-            let hasFix = epoch - poweredSince >= plan.scenario.gnss.timeToFirstFixMs
-            let sentences = gnss.epoch(
-                utcMs: plan.scenario.startUTCMilliseconds + epoch, simMs: epoch, state: vehicle.sample, hasFix: hasFix)
-            for (delay, sentence) in sentences {
-                send(MCUTrafficGenerator.nmea(uptimeMs: uptime(at: epoch + delay), sentence), at: time, into: &out)
-            }
-        }
-        scheduleEpoch(after: epoch)
-    }
-
-    /// Finds the next epoch after `time` at which the receiver is powered; the event fires
-    /// when the epoch's sentences are through the receiver's UART.
-    private mutating func scheduleEpoch(after time: Int64) {
-        let period = gnss.epochMs
-        let utcStart = plan.scenario.startUTCMilliseconds
-        // Output starts half a second after power-up, on UTC epoch boundaries.
-        let earliest: Int64
-        if let since = plan.gnssPoweredSince(time + 1) {
-            earliest = max(time + 1, since + 500)
-        } else if let on = plan.nextGNSSPowerOn(atOrAfter: time + 1) {
-            earliest = on + 500
-        } else {
-            nextEpoch = nil
-            return
-        }
-        let utc = utcStart + earliest
-        let aligned = ((utc + period - 1) / period) * period - utcStart
-        nextEpoch = aligned
-        if plan.gnssPoweredSince(aligned) == nil { scheduleEpoch(after: aligned) }
-    }
-
-    /// Supply voltage: the alternator's ~14 V while the engine runs, the battery's ~12.5 V
-    /// (a little higher right after a drive) when off; a dip at cranking.
-    private mutating func supply(at time: Int64) -> UInt16 {
-        let since = Double(time - lastIgnitionChange) / 1000
-        let jitter = random.gaussian()
-        if ignition {
-            if since < 1.5 { return UInt16(11_900 + Int(60 * jitter)) }
-            return UInt16(14_050 + Int(45 * jitter))
-        }
-        let surface = 250 * (1 / (1 + since / 600))
-        return UInt16(12_450 + Int(surface) + Int(12 * jitter))
-    }
-
-    // MARK: resets
-
-    private mutating func enterSilence(_ state: Power, at time: Int64) {
-        if offSinceMs == nil { offSinceMs = time }
-        power = state
-        nextHeartbeat = nil
-        nextEpoch = nil
-        pendingWrite = nil
-        decoder.restartStream()
-        heldWhileBooting.removeAll()
-    }
-
-    private mutating func reset(at time: Int64, reason: String) {
-        events.append(SimEvent(simMs: time, kind: .reset(reason: reason)))
-        statistics.resets += 1
-        let helloAt = time + plan.scenario.mcu.bootMs
-        // A host measures an off period on its own clock, which sees only 1/speed of it in a
-        // sped-up run: the first uptime after it carries the rest, so that the host's link time
-        // stays on simulated time (a real MCU at 1x restarts from 0).
-        let offMs = helloAt - (offSinceMs ?? time)
-        let unseenMs = Int64((Double(offMs) * unseenOffShare).rounded())
-        enterSilence(.booting(helloAt: helloAt), at: time)
-        offSinceMs = nil
-        uptimeBase = -time + max(0, unseenMs)
-        generator.restart()
-        decoder.restartStream()
-        filter = []
-        recentAcks = []
-        droppedSinceBoot = 0
-        reliable.helloSent()  // RAM is gone: nothing waits
     }
 }
