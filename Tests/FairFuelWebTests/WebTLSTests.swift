@@ -15,25 +15,12 @@ struct WebTLSTests {
         var otherKey: [UInt8]
     }
 
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     /// `run` on a thread of its own: a blocking wait for curl on the concurrency pool (two cores,
     /// two threads) would starve the app's own handlers while other suites run, and curl would wait
     /// for an answer that cannot come.
     static func runOffThePool(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<(status: Int32, output: String), any Error>) in
-            Thread { done.resume(with: Result { try run(executable, arguments) }) }.start()
+            Thread { done.resume(with: Result { try ProgramRun.run(executable, arguments) }) }.start()
         }
     }
 
@@ -42,10 +29,10 @@ struct WebTLSTests {
         let directory = NSTemporaryDirectory() + "fairfuel-tls-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for name in ["key", "other"] {
-            let made = try run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "\(directory)/\(name).pem"])
+            let made = try ProgramRun.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "\(directory)/\(name).pem"])
             #expect(made.status == 0, "\(made.output)")
         }
-        let certificate = try run("/usr/bin/openssl", [
+        let certificate = try ProgramRun.run("/usr/bin/openssl", [
             "req", "-x509", "-new", "-key", "\(directory)/key.pem", "-out", "\(directory)/cert.pem", "-days", "2",
             "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
         ])

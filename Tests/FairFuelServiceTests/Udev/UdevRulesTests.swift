@@ -164,22 +164,22 @@ struct UdevRulesTests {
         guard let udevadm = Self.udevadmPath else {
             try Test.cancel("udevadm is not installed (apt-get install udev); the rules were checked by the parser above")
         }
-        let help = try Self.run(udevadm, ["verify", "--help"])
+        let help = try ProgramRun.run(udevadm, ["verify", "--help"])
         guard help.status == 0 else {
-            let version = try Self.run(udevadm, ["--version"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let version = try ProgramRun.run(udevadm, ["--version"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
             let reason =
                 "udevadm \(version) has no `verify` subcommand (it came in systemd 254; Debian 12 ships 252): "
                 + "the udevadm test run (udev/check-with-udevadm.sh) checks the rules instead"
             try Test.cancel(Comment(rawValue: reason))
         }
         let files = try Self.ruleFiles().map { Self.directory + "/" + $0 }
-        let result = try Self.run(udevadm, ["verify", "--resolve-names=never"] + files)
+        let result = try ProgramRun.run(udevadm, ["verify", "--resolve-names=never"] + files)
         #expect(result.status == 0, "udevadm verify:\n\(result.output)")
     }
 
     @Test("udevadm test gives fake devices exactly what we mean (udev/check-with-udevadm.sh)")
     func udevadmTestRun() throws {
-        let result = try Self.run("/bin/bash", [Self.directory + "/check-with-udevadm.sh"])
+        let result = try ProgramRun.run("/bin/bash", [Self.directory + "/check-with-udevadm.sh"])
         if result.status == 77 {
             let reason = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
             try Test.cancel(Comment(rawValue: "udev/check-with-udevadm.sh cannot run here: \(reason)"))
@@ -198,19 +198,6 @@ struct UdevRulesTests {
             "dongle-gadget-port links= wants=fairfuel-usb-pull.service mm_ignore=1 group=990 mode=0660 uaccess=no",
         ]
         #expect(result.output.split(separator: "\n").map(String.init) == expected)
-    }
-
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     // MARK: - The parser itself
