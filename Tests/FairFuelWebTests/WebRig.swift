@@ -62,12 +62,8 @@ enum WebRig {
     }
 
     /// The app on a free loopback port for the length of `body`, then shut down as at SIGTERM.
-    static func serve<T: Sendable>(
-        _ db: String, hub: HubFamily? = nil, tls: WebTLS? = nil, _ body: @Sendable (WebClient) async throws -> T
-    ) async throws -> T {
-        var configuration = configuration(db)
-        configuration.tls = tls
-        let app = try WebApp(configuration: configuration, hub: hub)
+    static func serve<T: Sendable>(_ db: String, hub: HubFamily? = nil, _ body: @Sendable (WebClient) async throws -> T) async throws -> T {
+        let app = try WebApp(configuration: configuration(db), hub: hub)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let server = ServiceGroup(configuration: .init(
             services: [app.application(onRunning: { portSink.yield($0) })], gracefulShutdownSignals: [], logger: app.logger))

@@ -15,15 +15,6 @@ struct WebTLSTests {
         var otherKey: [UInt8]
     }
 
-    /// `run` on a thread of its own: a blocking wait for curl on the concurrency pool (two cores,
-    /// two threads) would starve the app's own handlers while other suites run, and curl would wait
-    /// for an answer that cannot come.
-    static func runOffThePool(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<(status: Int32, output: String), any Error>) in
-            Thread { done.resume(with: Result { try ProgramRun.run(executable, arguments) }) }.start()
-        }
-    }
-
     static func credentials() throws -> Credentials? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { return nil }
         let directory = NSTemporaryDirectory() + "fairfuel-tls-\(UUID().uuidString.prefix(8))"
@@ -67,7 +58,9 @@ struct WebTLSTests {
         #expect(throws: WebError.self) { try WebApp(configuration: configuration) }
     }
 
-    @Test func theAppServesHTTPSWithSecureCookiesAndPlainHTTPGetsNothing() async throws {
+    /// The real `fairfuel web --tls-cert --tls-key` in a process of its own (its own threads: a
+    /// server inside the test process shares the two-thread pool with every suite running beside it).
+    @Test func theAppServesHTTPSWithSecureCookiesAndPlainHTTPGetsNothing() throws {
         guard let credentials = try Self.credentials(), FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else {
             print("skip: no openssl or curl here (apt-get install openssl curl)")
             return
@@ -75,20 +68,41 @@ struct WebTLSTests {
         defer { try? FileManager.default.removeItem(atPath: credentials.directory) }
         let db = try WebRig.store()
         let certificatePath = credentials.directory + "/cert.pem"
-        let tls = WebTLS(certificateChainPEM: credentials.certificate, privateKeyPEM: credentials.key)
-        let outcome = try await WebRig.serve(db, tls: tls) { client in
-            let https = try await Self.runOffThePool("/usr/bin/curl", [
-                "-sS", "-i", "--cacert", certificatePath, "--max-time", "10", "https://127.0.0.1:\(client.port)/login",
-            ])
-            let plain = try await Self.runOffThePool("/usr/bin/curl", ["-sS", "-i", "--max-time", "5", "http://127.0.0.1:\(client.port)/login"])
-            return (https, plain)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: FairFuelExecutable.path)
+        server.arguments = [
+            "web", "serve", "--db", db, "--listen", "127.0.0.1:0", "--tls-cert", certificatePath, "--tls-key", credentials.directory + "/key.pem",
+        ]
+        server.environment = ProcessInfo.processInfo.environment.merging(["FAIRFUEL_CONTROL": credentials.directory + "/none.sock"]) { $1 }
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
         }
+        // "fairfuel web: serving DB on https://127.0.0.1:PORT/"
+        var printed = Data()
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed.append(chunk)
+        }
+        let line = String(decoding: printed, as: UTF8.self)
+        let port = line.components(separatedBy: "https://127.0.0.1:").last.flatMap { Int($0.prefix { $0.isNumber }) }
+        guard let port else {
+            Issue.record("fairfuel web did not say it serves HTTPS: \(line)")
+            return
+        }
+        let https = try ProgramRun.run("/usr/bin/curl", ["-sS", "-i", "--cacert", certificatePath, "--max-time", "20", "https://127.0.0.1:\(port)/login"])
+        let plain = try ProgramRun.run("/usr/bin/curl", ["-sS", "-i", "--max-time", "5", "http://127.0.0.1:\(port)/login"])
         // Verified against the certificate (no -k): the chain and its name are right.
-        #expect(outcome.0.status == 0, "\(outcome.0.output)")
-        #expect(outcome.0.output.hasPrefix("HTTP/1.1 200"), "\(outcome.0.output.prefix(300))")
-        #expect(outcome.0.output.contains("name=\"username\""), "the login form over HTTPS")
-        let cookieLines = outcome.0.output.split(separator: "\r\n").filter { $0.lowercased().hasPrefix("set-cookie:") }
+        #expect(https.status == 0, "\(https.output)")
+        #expect(https.output.hasPrefix("HTTP/1.1 200"), "\(https.output.prefix(300))")
+        #expect(https.output.contains("name=\"username\""), "the login form over HTTPS")
+        let cookieLines = https.output.split(separator: "\r\n").filter { $0.lowercased().hasPrefix("set-cookie:") }
         #expect(!cookieLines.isEmpty && cookieLines.allSatisfy { $0.contains("Secure") }, "\(cookieLines)")
-        #expect(outcome.1.status != 0 || !outcome.1.output.contains("HTTP/1.1 200"), "plain HTTP to the TLS port: \(outcome.1.output.prefix(200))")
+        #expect(plain.status != 0 || !plain.output.contains("HTTP/1.1 200"), "plain HTTP to the TLS port: \(plain.output.prefix(200))")
     }
 }
