@@ -18,7 +18,7 @@ extension TripStore {
     public static let fleetCommandMaximumKept = 10_000
 
     /// Applies `command` through the same operations and checks as the CLI (`refuel add|edit|remove`,
-    /// `trips assign|delete`, `refuel settle|unsettle`), in one durable transaction with the record
+    /// `trips assign|delete`, `refuel settle|unsettle`, `refuel add --baseline`), in one durable transaction with the record
     /// of its id: a refusal throws and changes nothing, a duplicate id changes nothing.
     /// `receivedUTCMs` stamps the id (retention); a settle is stamped with the command's issue time.
     public func applyFleetCommand(_ command: FleetCommand, receivedUTCMs: Int64) throws(StoreError) -> FleetCommandApplication {
@@ -88,6 +88,19 @@ extension TripStore {
             let driver = try currentDriver(named: driverName)
             let result = try assignTrips(references, to: driver.id, force: command.force)
             return "\(result.trips.count) trip(s) given to \(driver.name)"
+        case let .tripMove(trip, driverName):
+            // One rule with `trips assign`: a move is its assign of one recorded trip.
+            guard let reference = TripReference(trip) else { throw StoreError.invalid("'\(trip)' is not a trip id (42, or u7)") }
+            guard case .session = reference else {
+                throw StoreError.invalid("\(trip) is untracked driving, not a recorded trip: give it to a driver with trip_assign")
+            }
+            let driver = try currentDriver(named: driverName)
+            let result = try assignTrips([reference], to: driver.id, force: command.force)
+            let previous = result.trips.first?.previousDriverName.map { " from \($0)" } ?? ""
+            return "trip \(trip) moved\(previous) to \(driver.name)"
+        case let .baselineMark(at):
+            let (id, _) = try addBaselineMark(atUTCMs: at ?? command.issuedUTCMs, enteredUTCMs: command.issuedUTCMs, force: command.force)
+            return "refuel \(id): baseline mark"
         case let .tripDelete(trip):
             guard let reference = TripReference(trip) else { throw StoreError.invalid("'\(trip)' is not a trip id (42, or u7)") }
             _ = try deleteTrip(reference, force: command.force)

@@ -1,5 +1,6 @@
 import FairFuelCore
 import FairFuelDomain
+import FairFuelStore
 
 /// The words after `fairfuel hub command [options]`, read into a command's operation: the car's
 /// own CLI words (`refuel add --liters 40 ...`, `trip assign 42,u7 Anna`), so a family types the
@@ -48,13 +49,28 @@ enum HubCommandWords {
                 guard let trips = rest.popFirst(), let driver = rest.popFirst() else { throw Problem(message: "say `trip assign TRIP[,TRIP...] DRIVER`") }
                 try nothingMore(rest)
                 return .tripAssign(trips: trips.split(separator: ",").map(String.init), driver: driver)
+            case "move":
+                guard let trip = rest.popFirst(), let driver = rest.popFirst() else { throw Problem(message: "say `trip move TRIP DRIVER`") }
+                try nothingMore(rest)
+                guard case .session? = TripReference(trip) else {
+                    throw Problem(message: "trip move takes one recorded trip (42); untracked driving (u7) is given with `trip assign`")
+                }
+                return .tripMove(trip: trip, driver: driver)
             case "delete":
                 guard let trip = rest.popFirst() else { throw Problem(message: "say `trip delete TRIP`") }
                 try nothingMore(rest)
                 return .tripDelete(trip: trip)
             default:
-                throw Problem(message: "say `trip assign TRIP[,TRIP...] DRIVER` or `trip delete TRIP`")
+                throw Problem(message: "say `trip assign TRIP[,TRIP...] DRIVER`, `trip move TRIP DRIVER` or `trip delete TRIP`")
             }
+        case "baseline":
+            _ = rest.popFirst()
+            guard verb.count > 1, verb[1] == "mark" else { throw Problem(message: "say `baseline mark [--at ISO8601]`") }
+            // A mark has a moment and nothing else, as the CLI's `refuel add --baseline`.
+            var options = try Options(rest, flags: [])
+            let at = try options.instant("--at")
+            try options.finish()
+            return .baselineMark(atUTCMs: at)
         case "settle", "unsettle":
             var ids: [Int64] = []
             while let word = rest.popFirst() { ids.append(try recordID(word, "\(verb[0]) ID...")) }
@@ -67,7 +83,7 @@ enum HubCommandWords {
             guard since >= 0, since == since.rounded(), since < 9e15 else { throw Problem(message: "--since is an outbox message id (0: everything)") }
             return .resend(sinceMessageID: Int64(since))
         default:
-            throw Problem(message: "say a command: refuel add|edit|remove, trip assign|delete, settle, unsettle or resend")
+            throw Problem(message: "say a command: refuel add|edit|remove, trip assign|move|delete, baseline mark, settle, unsettle or resend")
         }
     }
 

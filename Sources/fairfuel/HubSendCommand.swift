@@ -16,7 +16,9 @@ struct HubSendCommand: ParsableCommand {
               refuel edit ID [--at ISO8601] [--liters L] [--cost C] [--full|--partial] [--odometer-km KM]
               refuel remove ID
               trip assign TRIP[,TRIP...] DRIVER        (trips as `fairfuel trips` names them: 42, u7)
+              trip move TRIP DRIVER                    (a recorded trip given to another driver)
               trip delete TRIP
+              baseline mark [--at ISO8601]             (the tank was full then; default: now)
               settle ID...   |   unsettle ID...
               resend --since MESSAGE_ID                (0: every record the car holds)
             and may end with --force (a settled bill's split may move; it is kept as it was).

@@ -26,6 +26,11 @@ import Testing
         #expect(Self.read("refuel remove 3") == .success(.refuelRemove(refuel: 3)))
         #expect(Self.read("trip assign 42,u7 Anna") == .success(.tripAssign(trips: ["42", "u7"], driver: "Anna")))
         #expect(Self.read("trips delete 42") == .success(.tripDelete(trip: "42")))
+        #expect(Self.read("trip move 42 Bob") == .success(.tripMove(trip: "42", driver: "Bob")))
+        // Assigning a recorded trip is still an assign.
+        #expect(Self.read("trip assign 42 Bob") == .success(.tripAssign(trips: ["42"], driver: "Bob")))
+        #expect(Self.read("baseline mark --at 2026-11-25T17:20Z") == .success(.baselineMark(atUTCMs: 1795627200000)))
+        #expect(Self.read("baseline mark") == .success(.baselineMark(atUTCMs: nil)))
         #expect(Self.read("settle 1 2") == .success(.settle(refuels: [1, 2])))
         #expect(Self.read("unsettle 2") == .success(.unsettle(refuels: [2])))
         #expect(Self.read("resend --since 1042") == .success(.resend(sinceMessageID: 1_042)))
@@ -46,6 +51,14 @@ import Testing
             ("refuel edit 3 --full --partial", "exclusive"),
             ("refuel remove 3 4", "unexpected '4'"),
             ("trip assign 42", "trip assign TRIP"),
+            ("trip move 42", "say `trip move TRIP DRIVER`"),
+            ("trip move u7 Bob", "one recorded trip"),
+            ("trip move 42,43 Bob", "one recorded trip"),
+            ("trip move 42 Bob Anna", "unexpected 'Anna'"),
+            ("trip launch 42", "trip move TRIP DRIVER"),
+            ("baseline", "say `baseline mark"),
+            ("baseline mark --liters 40", "--liters is not an option"),
+            ("baseline mark --at tomorrow", "--at:"),
             ("settle", "say which bills"),
             ("settle 0", "positive ids"),
             ("resend", "--since is needed"),

@@ -44,6 +44,9 @@ import Testing
             FleetCommand(id: "c6", issuedUTCMs: Self.issued, operation: .settle(refuels: [1, 2])),
             FleetCommand(id: "c7", issuedUTCMs: Self.issued, operation: .unsettle(refuels: [2])),
             FleetCommand(id: "c8", issuedUTCMs: Self.issued, operation: .resend(sinceMessageID: 1_042)),
+            FleetCommand(id: "c9", issuedUTCMs: Self.issued, operation: .tripMove(trip: "42", driver: "Bob")),
+            FleetCommand(id: "c10", issuedUTCMs: Self.issued, operation: .baselineMark(atUTCMs: Self.issued - 60_000)),
+            FleetCommand(id: "c11", issuedUTCMs: Self.issued, operation: .baselineMark(atUTCMs: nil)),
         ]
         var desk = Self.desk()
         for command in commands {
@@ -107,6 +110,9 @@ import Testing
             (signed("c1", #"{"v":1,"command":"refuel_add","issued_utc":"2026-11-25T17:20:00Z","at_utc":"2026-11-25T17:00:00Z","liters":41,"cost_cents":1.5}"#), "integer of minor units"),
             (signed("c1", #"{"v":1,"command":"refuel_add","issued_utc":"2026-11-25T17:20:00Z","at_utc":"2026-11-25T17:00:00Z","liters":41,"cost_cents":7396,"note":"a\u0007b"}"#), "control characters"),
             (signed("c1", #"{"v":1,"command":"trip_assign","issued_utc":"2026-11-25T17:20:00Z","trips":[42],"driver":"Anna"}"#), "trip ids"),
+            (signed("c1", #"{"v":1,"command":"trip_move","issued_utc":"2026-11-25T17:20:00Z","trip":42,"driver":"Anna"}"#), "trip id"),
+            (signed("c1", #"{"v":1,"command":"trip_move","issued_utc":"2026-11-25T17:20:00Z","trip":"42"}"#), "driver is missing"),
+            (signed("c1", #"{"v":1,"command":"baseline_mark","issued_utc":"2026-11-25T17:20:00Z","at_utc":12}"#), "at_utc must be an ISO 8601 string"),
             (signed("c1", #"{"v":1,"command":"resend","issued_utc":"2026-11-25T17:20:00Z","since_message_id":-1}"#), "cannot be negative"),
         ]
         var desk = Self.desk()

@@ -127,4 +127,81 @@ import Testing
         #expect(try store.applyFleetCommand(Self.command("x3", .resend(sinceMessageID: 1 << 40)), receivedUTCMs: received)
             == .applied(summary: "0 record message(s) queued again"))
     }
+
+    @Test func aMoveGivesOneRecordedTripToAnotherDriverByTheAssignRule() throws {
+        let family = try TripStoreBookTests.family()
+        let store = family.store
+        store.uplink = Self.uplink
+        let received = Self.t0 + 21 * Self.hour
+        let untracked = try #require(try store.untrackedDriving().first)
+        let before = try Self.book(store)
+        // Refused, changing nothing: untracked driving is assigned, not moved; an unknown trip or driver.
+        let refusals: [(FleetCommand, String)] = [
+            (Self.command("m1", .tripMove(trip: "u\(untracked.id)", driver: "Bob")), "not a recorded trip"),
+            (Self.command("m2", .tripMove(trip: "99", driver: "Bob")), "no trip 99"),
+            (Self.command("m3", .tripMove(trip: "1", driver: "Zoe")), "no driver named 'Zoe'"),
+            (Self.command("m4", .tripMove(trip: "x", driver: "Bob")), "not a trip id"),
+        ]
+        for (command, reason) in refusals {
+            #expect {
+                try store.applyFleetCommand(command, receivedUTCMs: received)
+            } throws: { error in "\(error)".contains(reason) }
+            #expect(try !store.fleetCommandApplied(id: command.id))
+        }
+        #expect(try Self.book(store) == before)
+
+        let sentBefore = try store.pendingOutboxMessages(limit: 1_000).count
+        let move = Self.command("m5", .tripMove(trip: "1", driver: "cara"))
+        #expect(try store.applyFleetCommand(move, receivedUTCMs: received) == .applied(summary: "trip 1 moved from Alice to Cara"))
+        #expect(try store.sessions().first { $0.id == 1 }?.driverName == "Cara")
+        // Alice's share of the bills went to Cara: re-split, and the trip and splits queued up.
+        #expect(try TripStoreBookTests.costs(store, 1)["Cara"] != nil)
+        try TripStoreBookTests.expectBooksAddUp(store)
+        let queued = try store.pendingOutboxMessages(limit: 1_000).dropFirst(sentBefore).map { $0.topic.split(separator: "/").last! }
+        #expect(queued.contains("trip") && queued.contains("split"))
+        let after = try Self.book(store)
+        #expect(try store.applyFleetCommand(move, receivedUTCMs: received) == .alreadyApplied)
+        #expect(try Self.book(store) == after)
+        // Assign of a recorded trip is accepted as before.
+        #expect(try store.applyFleetCommand(Self.command("a9", .tripAssign(trips: ["1"], driver: "Alice")), receivedUTCMs: received)
+            == .applied(summary: "1 trip(s) given to Alice"))
+    }
+
+    @Test func aBaselineMarkByCommandIsTheCLIsMarkWithItsRefusals() throws {
+        let family = try TripStoreBookTests.family()
+        let received = Self.t0 + 21 * Self.hour
+        // The family's tank was filled up before: a mark after that says nothing, refused as the CLI refuses it.
+        let before = try Self.book(family.store)
+        #expect {
+            try family.store.applyFleetCommand(Self.command("b1", .baselineMark(atUTCMs: Self.t0 + 9 * Self.hour)), receivedUTCMs: received)
+        } throws: { "\($0)".contains("before this mark") }
+        #expect(try Self.book(family.store) == before)
+        #expect(try !family.store.fleetCommandApplied(id: "b1"))
+
+        let (store, _, _) = try FirstFillBillTests.driven()
+        store.uplink = Self.uplink
+        let mark = Self.command("b2", .baselineMark(atUTCMs: Self.t0 - Self.hour))
+        guard case let .applied(summary) = try store.applyFleetCommand(mark, receivedUTCMs: received) else {
+            Issue.record("the mark was not applied")
+            return
+        }
+        let recorded = try #require(try store.refuels().first)
+        #expect(summary == "refuel \(recorded.id): baseline mark")
+        #expect(recorded.refuel.baseline && recorded.refuel.atUTCMs == Self.t0 - Self.hour && recorded.refuel.enteredUTCMs == mark.issuedUTCMs)
+        #expect(try store.pendingOutboxMessages(limit: 100).contains { $0.topic.hasSuffix("/refuel") })
+        let after = try Self.book(store)
+        #expect(try store.applyFleetCommand(mark, receivedUTCMs: received) == .alreadyApplied)
+        // A second mark (another id) is the store's refusal: one is recorded already.
+        #expect {
+            try store.applyFleetCommand(Self.command("b3", .baselineMark(atUTCMs: nil)), receivedUTCMs: received)
+        } throws: { "\($0)".contains("a baseline mark is recorded already") }
+        #expect(try Self.book(store) == after)
+    }
+
+    @Test func aMarkWithoutAMomentIsAtTheCommandsIssueTime() throws {
+        let (store, _, _) = try FirstFillBillTests.driven()
+        let mark = FleetCommand(id: "b4", issuedUTCMs: Self.t0 - Self.hour, operation: .baselineMark(atUTCMs: nil))
+        _ = try store.applyFleetCommand(mark, receivedUTCMs: Self.t0)
+        #expect(try store.refuels().first?.refuel.atUTCMs == Self.t0 - Self.hour)
+    }
 }

@@ -107,10 +107,19 @@ extension FleetCommand {
             }
             var trips: [String] = []
             for item in items {
-                guard let trip = item.string, !trip.isEmpty, trip.utf8.count <= 24 else { throw .invalid("\(name) must hold trip ids such as \"42\" or \"u7\"") }
+                guard let trip = item.string, Self.isTripText(trip) else { throw .invalid("\(name) must hold trip ids such as \"42\" or \"u7\"") }
                 trips.append(trip)
             }
             return trips
         }
+
+        func trip(_ name: String) throws(FleetCommandError) -> String {
+            guard let value = raw(name) else { throw .invalid("\(name) is missing") }
+            guard let trip = value.string, Self.isTripText(trip) else { throw .invalid("\(name) must be a trip id such as \"42\"") }
+            return trip
+        }
+
+        /// The shape of a trip id; whether it names a trip is the store's to say.
+        private static func isTripText(_ trip: String) -> Bool { !trip.isEmpty && trip.utf8.count <= 24 }
     }
 }

@@ -28,9 +28,14 @@ public struct FleetCommand: Sendable, Equatable {
         case refuelRemove(refuel: Int64)
         /// Trips as `fairfuel trips` names them (`42`, `u7`) and the driver's name (any case).
         case tripAssign(trips: [String], driver: String)
+        /// A recorded trip (a session, `42`) given to another driver: `trips assign` of one recorded
+        /// trip, refused for untracked driving, which is assigned rather than moved.
+        case tripMove(trip: String, driver: String)
         case tripDelete(trip: String)
         case settle(refuels: [Int64])
         case unsettle(refuels: [Int64])
+        /// The tank was full at this moment (`refuel add --baseline --at`); nil: when the hub issued the command.
+        case baselineMark(atUTCMs: Int64?)
         /// Publish again every record whose last message came after this outbox message id (0: all).
         case resend(sinceMessageID: Int64)
 
@@ -41,9 +46,11 @@ public struct FleetCommand: Sendable, Equatable {
             case .refuelEdit: "refuel_edit"
             case .refuelRemove: "refuel_remove"
             case .tripAssign: "trip_assign"
+            case .tripMove: "trip_move"
             case .tripDelete: "trip_delete"
             case .settle: "settle"
             case .unsettle: "unsettle"
+            case .baselineMark: "baseline_mark"
             case .resend: "resend"
             }
         }
@@ -141,8 +148,13 @@ extension FleetCommand {
         case let .tripAssign(trips, driver):
             json.addRaw("trips", json: JSONLine.array(trips.map(Self.quoted)))
             json.add("driver", driver)
+        case let .tripMove(trip, driver):
+            json.add("trip", trip)
+            json.add("driver", driver)
         case let .tripDelete(trip):
             json.add("trip", trip)
+        case let .baselineMark(at):
+            if let at { json.add("at_utc", UTCTimestamp(millisecondsSinceEpoch: at).iso8601) }
         case let .settle(refuels), let .unsettle(refuels):
             json.addRaw("refuels", json: JSONLine.array(refuels.map(String.init)))
         case let .resend(since):
@@ -178,6 +190,10 @@ extension FleetCommand {
                 operation = .refuelRemove(refuel: try reader.recordID("refuel"))
             case "trip_assign":
                 operation = .tripAssign(trips: try reader.tripList("trips"), driver: try reader.text("driver"))
+            case "trip_move":
+                operation = .tripMove(trip: try reader.trip("trip"), driver: try reader.text("driver"))
+            case "baseline_mark":
+                operation = .baselineMark(atUTCMs: try reader.optionalInstant("at_utc"))
             case "trip_delete":
                 operation = .tripDelete(trip: try reader.text("trip"))
             case "settle":
