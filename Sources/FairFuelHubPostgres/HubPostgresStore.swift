@@ -126,6 +126,19 @@ public final class HubPostgresStore: HubRecordStoring {
         Int(try rows(HubRecordSQL.recordCount).first.map { row throws(StoreError) in try decode(row, Int64.self) } ?? 0)
     }
 
+    public func kindSummaries() throws(StoreError) -> [HubKindSummary] {
+        try rows(HubRecordSQL.kindSummaries).map { row throws(StoreError) in
+            let (vehicle, kind, live, deleted, message, stored) = try decode(row, (String, String, Int64, Int64, Int64?, Int64?).self)
+            return HubKindSummary(vehicle: vehicle, kind: kind, live: Int(live), deleted: Int(deleted), highestMessageID: message, lastStoredUTCMs: stored)
+        }
+    }
+
+    public func highestMessageID(vehicle: String) throws(StoreError) -> Int64 {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(vehicle)
+        return try rows(HubRecordSQL.highestMessageID, binds).first.map { row throws(StoreError) in try decode(row, Int64.self) } ?? 0
+    }
+
     public func meta(_ key: String) throws(StoreError) -> String? {
         var binds = PostgresBindings(capacity: 1)
         binds.append(key)

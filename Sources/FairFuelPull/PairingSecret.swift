@@ -1,3 +1,5 @@
+import FairFuelEdges
+
 /// The secret a dongle and its owners share: 16 random bytes, shown once as 32 hex digits.
 public struct PairingSecret: Sendable, Equatable, CustomStringConvertible {
     public static let byteCount = 16
@@ -64,5 +66,24 @@ public enum PullNonce {
             }
         }
         return bytes
+    }
+}
+
+extension PairingSecret {
+    /// What a secret file may hold: the digits, dashes and a newline, with room to spare.
+    public static let maximumFileBytes = 4_096
+
+    /// The secret a file holds as `fairfuel provision pairing-secret` shows it (`pull --secret-file`,
+    /// `hub command --secret-file`, `hub --secrets DIR`), or why it holds none.
+    public static func read(file path: String) throws(PullClientError) -> PairingSecret {
+        switch TextFileReader.readAll(path: path, maximumBytes: maximumFileBytes) {
+        case let .success(bytes):
+            guard let secret = PairingSecret(parsing: String(decoding: bytes, as: UTF8.self)) else {
+                throw .file("\(path): a pairing secret is 32 hex digits (dashes allowed), as `fairfuel provision pairing-secret --generate` showed it")
+            }
+            return secret
+        case let .failure(error):
+            throw .file("cannot read the secret file: \(error)")
+        }
     }
 }

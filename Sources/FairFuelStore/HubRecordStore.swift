@@ -102,6 +102,22 @@ public final class HubRecordStore: HubRecordStoring {
         do { return Int(try connection.scalarInt(HubRecordSQL.recordCount) ?? 0) } catch { throw .sqlite(error) }
     }
 
+    public func kindSummaries() throws(StoreError) -> [HubKindSummary] {
+        do {
+            return try connection.query(HubRecordSQL.kindSummaries) {
+                HubKindSummary(
+                    vehicle: $0.text(0) ?? "", kind: $0.text(1) ?? "", live: Int($0.int64(2)), deleted: Int($0.int64(3)),
+                    highestMessageID: $0.optionalInt64(4), lastStoredUTCMs: $0.optionalInt64(5))
+            }
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    public func highestMessageID(vehicle: String) throws(StoreError) -> Int64 {
+        do { return try connection.scalarInt(HubRecordSQL.highestMessageID, .text(vehicle)) ?? 0 } catch { throw .sqlite(error) }
+    }
+
     public func meta(_ key: String) throws(StoreError) -> String? {
         do { return try connection.scalarText(HubRecordSQL.meta, .text(key)) } catch { throw .sqlite(error) }
     }

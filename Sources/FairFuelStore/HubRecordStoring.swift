@@ -15,6 +15,29 @@ public struct HubRecord: Sendable, Equatable {
     }
 }
 
+/// What a hub's store holds of one car's records of one kind, for `fairfuel hub status`.
+public struct HubKindSummary: Sendable, Equatable {
+    public var vehicle: String
+    public var kind: String
+    /// Records not deleted.
+    public var live: Int
+    /// Deletions kept (so that an older revision cannot bring a record back).
+    public var deleted: Int
+    /// The highest `message_id` among them (nil: none carried one).
+    public var highestMessageID: Int64?
+    /// When the hub last stored one (its own clock; nil for records stored before it kept the time).
+    public var lastStoredUTCMs: Int64?
+
+    public init(vehicle: String, kind: String, live: Int, deleted: Int, highestMessageID: Int64?, lastStoredUTCMs: Int64?) {
+        self.vehicle = vehicle
+        self.kind = kind
+        self.live = live
+        self.deleted = deleted
+        self.highestMessageID = highestMessageID
+        self.lastStoredUTCMs = lastStoredUTCMs
+    }
+}
+
 /// What became of a record offered to the hub's store.
 public enum HubOffer: Sendable, Equatable {
     /// Stored: a new record, or a higher revision of one.
@@ -43,6 +66,10 @@ public protocol HubRecordStoring: AnyObject {
     func records(vehicle: String) throws(StoreError) -> [HubRecord]
     /// How many records the store holds (every vehicle, deletions included).
     func recordCount() throws(StoreError) -> Int
+    /// Per vehicle and kind: the records, the highest message id, the last stored time.
+    func kindSummaries() throws(StoreError) -> [HubKindSummary]
+    /// The highest `message_id` stored for `vehicle` (0: none), what a `resend` asks the car to send after.
+    func highestMessageID(vehicle: String) throws(StoreError) -> Int64
     func meta(_ key: String) throws(StoreError) -> String?
     func setMeta(_ key: String, _ value: String) throws(StoreError)
     /// Runs `body` in one transaction (an import: thousands of offers, one commit).
@@ -67,6 +94,14 @@ public enum HubRecordSQL {
     public static let vehicles = "SELECT DISTINCT vehicle FROM hub_records ORDER BY vehicle"
     public static let records = "SELECT kind, record_id, revision, deleted, payload FROM hub_records WHERE vehicle = $1 ORDER BY kind, record_id"
     public static let recordCount = "SELECT COUNT(*) FROM hub_records"
+    /// Rows: vehicle, kind, live count, deleted count, highest message id, last stored time.
+    public static let kindSummaries = """
+        SELECT vehicle, kind, SUM(CASE WHEN deleted THEN 0 ELSE 1 END), SUM(CASE WHEN deleted THEN 1 ELSE 0 END), MAX(message_id),
+               MAX(stored_utc_ms)
+        FROM hub_records GROUP BY vehicle, kind ORDER BY vehicle, kind
+        """
+    /// Parameter: vehicle.
+    public static let highestMessageID = "SELECT COALESCE(MAX(message_id), 0) FROM hub_records WHERE vehicle = $1"
     public static let meta = "SELECT value FROM hub_meta WHERE key = $1"
     public static let setMeta = "INSERT INTO hub_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
     /// The table of vehicle_uid bindings, in the SQL both engines take.

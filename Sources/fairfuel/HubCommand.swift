@@ -73,6 +73,8 @@ struct HubCollectCommand: ParsableCommand {
     var clientID: String?
     @Option(help: "Share the cars with the other hub instances of this group (`$share/GROUP/...`): each record message goes to one of them; give them one --db.")
     var share: String?
+    @Option(help: "A directory of the cars' pairing secrets, one file <vehicle-id>.secret each (as `hub command --secret-file` reads it): the hub asks each of those cars, once a run, to publish again what it missed (a signed `resend`).")
+    var secrets: String?
     @Option(help: "Keep the records in this SQLite file or PostgreSQL server (postgres://USER@HOST[:PORT]/DB, the password in PGPASSWORD), one small transaction per message, instead of car directories; DIR's cars are imported once. `fairfuel family FILE|URL` reads it.")
     var db: String?
 
@@ -100,6 +102,7 @@ struct HubCollectCommand: ParsableCommand {
         }
         let commands: HubCommandLog
         do { commands = try HubCommandLog(directory: dir) } catch { throw UserFacingError("hub: \(error)") }
+        let resends = try askingForWhatWasMissed(collector)
         let configuration = try connection.clientConfiguration(clientID: clientID ?? collector.clientID, cleanSession: false)
         let client: MQTTClient
         do { client = try MQTTClient(configuration: configuration) } catch { throw UserFacingError("hub: \(error)") }
@@ -107,8 +110,10 @@ struct HubCollectCommand: ParsableCommand {
         var failure: PullClientError?
         var reported: String?
         var refusalLog = RateLimitedLog<String>()
+        var isConnected = false
         client.setHandlers(MQTTClient.Handlers(
             connected: {
+                isConnected = true
                 printError("hub: connected to \(url) as \(configuration.clientID)")
                 for kind in ["trip", "refuel", "split", "status"] {
                     // Records through the shared subscription (one instance each), the retained status plainly
@@ -121,6 +126,7 @@ struct HubCollectCommand: ParsableCommand {
                 do { try client.subscribe("\(prefix)/+/command/result") } catch { printError("hub: cannot subscribe: \(error)") }
             },
             disconnected: { error, _ in
+                isConnected = false
                 if reported != error.description { printError("hub: \(url): \(error); retrying with backoff") }
                 reported = error.description
             },
@@ -132,6 +138,10 @@ struct HubCollectCommand: ParsableCommand {
                     return
                 }
                 do throws(PullClientError) {
+                    // A car's first message this run: what the hub held before it is what the car is asked to send after.
+                    if let resends, let vehicle = HubCollector.vehicle(topic: topic, prefix: prefix) {
+                        try resends.ask(vehicle) { () throws(PullClientError) -> Int64 in try collector.highestMessageID(vehicle: vehicle) }
+                    }
                     switch try collector.receive(topic: topic, payload: payload) {
                     case let .ignored(reason) where !topic.hasSuffix("/status"):
                         printError("hub: ignored a message on \(topic): \(reason)")
@@ -159,6 +169,7 @@ struct HubCollectCommand: ParsableCommand {
             let ready = client.waitForReadiness(timeoutMs: Int32(clamping: min(timeout, 1_000)))
             client.service(readable: ready.readable, writable: ready.writable, nowMs: clock.now.value)
             do throws(PullClientError) { try collector.flush() } catch { failure = error }
+            if isConnected, let resends { sendDue(resends, client: client, commands: commands, nowMs: clock.now.value) }
         }
         let connected = client.counters.connects > 0
         client.stop()
@@ -166,6 +177,47 @@ struct HubCollectCommand: ParsableCommand {
         let c = collector.counters
         print("hub: \(c.kept) record message(s) kept, \(c.stale) duplicate or older, \(c.refused) refused, \(c.ignored) ignored; cars in \(dir)")
         if !connected { throw UserFacingError("hub: never connected to \(url): \(client.lastError.map { "\($0)" } ?? "no answer")") }
+    }
+}
+
+extension HubCollectCommand {
+    /// With --secrets, the cars to ask (each with a secret, queued now with what the hub holds of
+    /// it); without, says that a late hub cannot ask. Either way `hub status` says which.
+    func askingForWhatWasMissed(_ collector: HubCollector) throws -> HubResendRequests? {
+        do {
+            try HubResendRequests.recordState(directory: dir, secretsDirectory: secrets)
+            guard let secrets else {
+                printError("hub: without --secrets this hub cannot ask the cars for what they published before it started or while it had no store; "
+                    + "give --secrets DIR (one <vehicle-id>.secret per car), or send `fairfuel hub command … resend --since 0`")
+                return nil
+            }
+            do { try HMACSHA256.load() } catch { throw UserFacingError("hub: \(error)") }
+            let requests = try HubResendRequests(secretsDirectory: secrets)
+            for vehicle in try requests.vehiclesWithSecrets() {
+                try requests.ask(vehicle) { () throws(PullClientError) -> Int64 in try collector.highestMessageID(vehicle: vehicle) }
+            }
+            for problem in requests.takeProblems() { printError("hub: \(problem)") }
+            printError("hub: asking \(requests.waiting) car(s) with a secret in \(secrets) for what the hub missed")
+            return requests
+        } catch let error as PullClientError {
+            throw UserFacingError("hub: \(error)")
+        }
+    }
+
+    /// Sends the requests whose turn has come, each recorded as a pending command until the car answers.
+    func sendDue(_ requests: HubResendRequests, client: MQTTClient, commands: HubCommandLog, nowMs: Int64) {
+        while let request = requests.next(nowMs: nowMs) {
+            let issued = WallClock.utcMilliseconds()
+            let (command, envelope) = HubResendRequests.command(for: request, issuedUTCMs: issued)
+            do {
+                try commands.sent(vehicle: request.vehicle, id: command.id, name: command.operation.name, atUTCMs: issued)
+                _ = try client.publish(topic: "\(connection.prefix)/\(request.vehicle)/command", payload: envelope, retained: false)
+                printError("hub: asked \(request.vehicle) to resend since message \(request.sinceMessageID) (command \(command.id))")
+            } catch {
+                printError("hub: cannot ask \(request.vehicle) to resend: \(error)")
+            }
+        }
+        for problem in requests.takeProblems() { printError("hub: \(problem)") }
     }
 }
 

@@ -38,6 +38,24 @@ extension IntegrationTests {
             #expect(process.terminationStatus == 0)
         }
 
+        /// The rig's car paired, its uplink on `harness`, and its secret in a file.
+        static func pairedCarOnBroker(_ rig: IntegrationRig, _ harness: MosquittoHarness) throws -> (vehicle: String, board: String, secretFile: String) {
+            let vehicle = try pairedCar(rig)
+            let board = try UplinkServiceTests.writeBoard(rig, port: harness.port)
+            let secretFile = rig.directory + "/secret"
+            try secretHex.write(toFile: secretFile, atomically: true, encoding: .utf8)
+            return (vehicle, board, secretFile)
+        }
+
+        /// `fairfuel hub command` to `vehicle`, signed with the secret in `secret`.
+        static func send(
+            _ harness: MosquittoHarness, vehicle: String, _ words: [String], secret: String, id: String, timeout: String = "20"
+        ) throws -> CommandResult {
+            try FairFuelExecutable.run(
+                ["hub", "command", "--url", "mqtt://127.0.0.1:\(harness.port)", "--vehicle", vehicle, "--secret-file", secret,
+                 "--timeout", timeout, "--id", id] + words)
+        }
+
         static func refuelCount(_ rig: IntegrationRig) throws -> Int { try rig.openStore().refuels().count }
 
         /// Gives the rig's car the pairing secret and returns its vehicle id.
@@ -109,16 +127,11 @@ extension IntegrationTests {
             let harness = try MosquittoHarness()
             defer { harness.shutDown() }
             try IntegrationTests.withRig("two-drivers.scenario") { rig in
-                let vehicle = try Self.pairedCar(rig)
-                let board = try UplinkServiceTests.writeBoard(rig, port: harness.port)
-                let secretFile = rig.directory + "/secret"
-                try Self.secretHex.write(toFile: secretFile, atomically: true, encoding: .utf8)
+                let (vehicle, board, secretFile) = try Self.pairedCarOnBroker(rig, harness)
                 let wrongFile = rig.directory + "/wrong-secret"
                 try "ffffffffffffffffffffffffffffffff".write(toFile: wrongFile, atomically: true, encoding: .utf8)
                 func send(_ words: [String], secret: String, id: String, timeout: String = "20") throws -> CommandResult {
-                    try FairFuelExecutable.run(
-                        ["hub", "command", "--url", "mqtt://127.0.0.1:\(harness.port)", "--vehicle", vehicle, "--secret-file", secret,
-                         "--timeout", timeout, "--id", id] + words)
+                    try Self.send(harness, vehicle: vehicle, words, secret: secret, id: id, timeout: timeout)
                 }
                 let refuel = ["refuel", "add", "--at", "2026-03-02T17:30:00Z", "--liters", "31.5", "--cost", "54.32", "--station", "Aral"]
 
@@ -142,6 +155,50 @@ extension IntegrationTests {
                 #expect(typo.exitCode != 0 && typo.standardError.contains("--at is needed"), "\(typo.standardError)")
                 #expect(try Self.refuelCount(rig) == 1)
                 #expect(try rig.openStore().refuels().first?.refuel.settledUTCMs == nil)
+                run.send(SIGTERM)
+                #expect(run.wait(seconds: 5) == .exited(0))
+            }
+        }
+
+        /// `trip move` and `baseline mark` from the hub through the broker and the running service:
+        /// applied by the store's rules (the trip's driver changes, the mark is a refuel without a
+        /// bill), refused as the CLI refuses them, and gone up to the broker as any correction.
+        @Test(.timeLimit(.minutes(2)))
+        func aTripMovedAndABaselineMarkedFromTheHubAreAppliedByTheStoresRules() throws {
+            let harness = try MosquittoHarness()
+            defer { harness.shutDown() }
+            try IntegrationTests.withRig("two-drivers.scenario") { rig in
+                let (vehicle, board, secretFile) = try Self.pairedCarOnBroker(rig, harness)
+                _ = try HubLateResendTests.run(["provision", "driver", "add", "Eve", "--db", rig.databasePath], board: board)
+                let trip = try #require(try HubLateResendTests.recordTrips(rig, board: board, count: 1).first)
+                let uplinked = try harness.subscribe(topic: "fairfuel/\(vehicle)/#", count: 10_000, seconds: 60)
+
+                let run = try rig.startRun(extra: ["--board", board])
+                try rig.waitUntil("the car subscribes to its commands", seconds: 20) { harness.brokerLog.contains("fairfuel/\(vehicle)/command") }
+                let moved = try Self.send(harness, vehicle: vehicle, ["trip", "move", "\(trip)", "eve"], secret: secretFile, id: "move-1")
+                #expect(moved.exitCode == 0 && moved.standardOutput.contains("command move-1 (trip_move): applied: trip \(trip) moved from Dana to Eve"),
+                        "\(moved.standardOutput) \(moved.standardError)")
+                #expect(try rig.openStore().sessions().first { $0.id.rawValue == trip }?.driverName == "Eve")
+                let untracked = try Self.send(harness, vehicle: vehicle, ["trip", "move", "u1", "Eve"], secret: secretFile, id: "move-2")
+                #expect(untracked.exitCode != 0 && untracked.standardError.contains("one recorded trip"), "\(untracked.standardError)")
+                let nobody = try Self.send(harness, vehicle: vehicle, ["trip", "move", "\(trip)", "Nobody"], secret: secretFile, id: "move-3")
+                #expect(nobody.exitCode == 1 && nobody.standardError.contains("refused: no driver named 'Nobody'"), "\(nobody.standardError)")
+
+                let mark = ["baseline", "mark", "--at", "2026-03-01T08:00:00Z"]
+                let marked = try Self.send(harness, vehicle: vehicle, mark, secret: secretFile, id: "mark-1")
+                #expect(marked.exitCode == 0 && marked.standardOutput.contains("(baseline_mark): applied: refuel 1: baseline mark"), "\(marked.standardOutput)")
+                let refuel = try #require(try rig.openStore().refuels().first?.refuel)
+                #expect(refuel.baseline && refuel.atUTCMs == 1_772_352_000_000)  // 2026-03-01T08:00Z
+                let second = try Self.send(harness, vehicle: vehicle, mark, secret: secretFile, id: "mark-2")
+                #expect(second.exitCode == 1 && second.standardError.contains("a baseline mark is recorded already"), "\(second.standardError)")
+                #expect(try rig.openStore().refuels().count == 1)
+
+                // Both went up as corrections do: the trip with its new driver, the mark as a refuel.
+                try rig.waitUntil("the outbox is empty", seconds: 20) { UplinkServiceTests.uplink(rig)?["pending"] as? Int == 0 }
+                try rig.waitUntil("the corrections reach the broker", seconds: 20) {
+                    uplinked.log.contains("fairfuel/\(vehicle)/trip {") && uplinked.log.contains("\"driver\":\"Eve\"")
+                        && uplinked.log.contains("fairfuel/\(vehicle)/refuel {")
+                }
                 run.send(SIGTERM)
                 #expect(run.wait(seconds: 5) == .exited(0))
             }

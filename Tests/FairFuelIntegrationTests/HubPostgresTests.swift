@@ -147,10 +147,16 @@ extension IntegrationTests {
             let held = try postgres.records(vehicle: Self.car)
             #expect(held.map(\.id) == [1, 5, 7], "names are data: \(held)")
             #expect(try postgres.records(vehicle: Self.car) == file.records(vehicle: Self.car))
-            for name in ["pg", "sqlite"] {
+            for (name, database) in [("pg", server.url()), ("sqlite", sqlite)] {
                 let status = try FairFuelExecutable.run(["hub", "status", "--dir", harness.directory + "/" + name, "--json"])
                 #expect(status.standardOutput.components(separatedBy: "\"reason\"").count - 1 == 4, "\(name): \(status.standardOutput)")
                 #expect(status.standardOutput.contains("belongs to vehicle \(Self.car), which claimed it first"), "\(status.standardOutput)")
+                // The database's cars with their records, and the same refusals.
+                let held = try FairFuelExecutable.run(["hub", "status", "--dir", harness.directory + "/" + name, "--db", database])
+                #expect(held.exitCode == 0 && held.standardOutput.contains("cars: 1 in "), "\(name): \(held.standardOutput) \(held.standardError)")
+                #expect(held.standardOutput.contains("\(Self.car): 3 trip(s), 0 refuel(s), 0 split(s); last stored 20"), "\(name): \(held.standardOutput)")
+                #expect(held.standardOutput.contains("refused messages: 4"), "\(name): \(held.standardOutput)")
+                #expect(!held.standardOutput.contains("PGPASSWORD") && !held.standardOutput.contains("password="))
             }
             // The family's views read either database alike.
             let fromPostgres = try FairFuelExecutable.run(["family", server.url(), "--json"])

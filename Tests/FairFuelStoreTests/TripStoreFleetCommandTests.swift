@@ -153,7 +153,7 @@ import Testing
         let sentBefore = try store.pendingOutboxMessages(limit: 1_000).count
         let move = Self.command("m5", .tripMove(trip: "1", driver: "cara"))
         #expect(try store.applyFleetCommand(move, receivedUTCMs: received) == .applied(summary: "trip 1 moved from Alice to Cara"))
-        #expect(try store.sessions().first { $0.id == 1 }?.driverName == "Cara")
+        #expect(try store.sessions().first { $0.id.rawValue == 1 }?.driverName == "Cara")
         // Alice's share of the bills went to Cara: re-split, and the trip and splits queued up.
         #expect(try TripStoreBookTests.costs(store, 1)["Cara"] != nil)
         try TripStoreBookTests.expectBooksAddUp(store)

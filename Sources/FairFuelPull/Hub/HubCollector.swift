@@ -97,6 +97,14 @@ public final class HubCollector {
         return list.split(separator: "\n").map { directory + "/" + $0 }.sorted()
     }
 
+    /// The vehicle id of a `<prefix>/<vehicle>/<kind>` topic (a plain id), nil for any other topic.
+    public static func vehicle(topic: String, prefix: String) -> String? {
+        guard topic.hasPrefix(prefix + "/") else { return nil }
+        let levels = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == 2, isPlainID(String(levels[0])) else { return nil }
+        return String(levels[0])
+    }
+
     /// Takes one message from `topic` (`<prefix>/<vehicle>/<kind>`).
     @discardableResult
     public func receive(topic: String, payload: [UInt8]) throws(PullClientError) -> Outcome {
@@ -198,6 +206,16 @@ public final class HubCollector {
     static func isPlainID(_ id: String?) -> Bool {
         guard let id, !id.isEmpty, id.count <= 64 else { return false }
         return id.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" }
+    }
+
+    /// The highest `message_id` the hub holds of `vehicle` (0: none): a `resend` since it brings what the hub missed.
+    public func highestMessageID(vehicle: String) throws(PullClientError) -> Int64 {
+        if let database {
+            do { return try database.highestMessageID(vehicle: vehicle) } catch { throw .file("hub database \(database.location): \(error)") }
+        }
+        guard Self.isPlainID(vehicle) else { return 0 }
+        try load(vehicle)
+        return (cars[vehicle] ?? [:]).values.compactMap { JSONValue($0.payload)?["message_id"]?.int }.max() ?? 0
     }
 
     /// Writes every car that changed since the last flush (with a database, nothing is left to write).

@@ -1,0 +1,107 @@
+import FairFuelStore
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension IntegrationTests {
+    /// A hub that starts after a car published (docs/mqtt.md, "A late hub"): with `--secrets` it
+    /// asks the car for what it missed and ends with the car's book; without, it says it cannot ask,
+    /// and `hub status --db` says so beside the cars' records.
+    @Suite(.enabled(if: MosquittoHarness.toolsPresent, "\(MosquittoHarness.missingMessage)"))
+    struct HubLateResendTests {
+        static func run(_ arguments: [String], board: String? = nil) throws -> CommandResult {
+            let result = try FairFuelExecutable.run(arguments, environment: board.map { ["FAIRFUEL_BOARD": $0] } ?? [:])
+            #expect(result.exitCode == 0, "\(arguments.joined(separator: " ")): \(result.standardError)")
+            return result
+        }
+
+        /// The car's closed trips, by id.
+        static func carTrips(_ rig: IntegrationRig) throws -> [Int64] {
+            try rig.openStore().sessions().filter { $0.endReason != nil }.map(\.id.rawValue).sorted()
+        }
+
+        /// Dana (the sample drive's tag) enrolled, and the 20 s sample replayed until the car holds
+        /// `count` trips, queued for the uplink; the car's trips.
+        static func recordTrips(_ rig: IntegrationRig, board: String, count: Int) throws -> [Int64] {
+            _ = try run(
+                ["provision", "driver", "add", "Dana", "--tag", HubTests.annaTag, "--beacon", HubTests.annaBeacon, "--db", rig.databasePath],
+                board: board)
+            var replays = 0
+            while try carTrips(rig).count < count, replays < 2 * count {
+                replays += 1
+                _ = try run(["replay", PackagePaths.root + "/samples/drive-20s.ffcap", "--again", "--db", rig.databasePath], board: board)
+            }
+            return try carTrips(rig)
+        }
+
+        static func hubTrips(_ database: String, vehicle: String) throws -> [Int64] {
+            try HubRecordStore(path: database).records(vehicle: vehicle).filter { $0.kind == "trip" && !$0.deleted }.map(\.id).sorted()
+        }
+
+        @Test(.timeLimit(.minutes(3)))
+        func aHubStartedAfterTheCarPublishedAsksForWhatItMissed() throws {
+            let harness = try MosquittoHarness()
+            defer { harness.shutDown() }
+            try IntegrationTests.withRig("two-drivers.scenario") { rig in
+                let (vehicle, board, secretFile) = try FleetCommandServiceTests.pairedCarOnBroker(rig, harness)
+                let secrets = rig.directory + "/secrets"
+                try FileManager.default.createDirectory(atPath: secrets, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: secretFile, toPath: secrets + "/\(vehicle).secret")
+                let url = "mqtt://127.0.0.1:\(harness.port)"
+
+                // Five trips, published while no hub existed: the broker kept them for nobody.
+                let trips = try Self.recordTrips(rig, board: board, count: 5)
+                #expect(trips.count == 5, "\(trips)")
+                let car = try rig.startRun(extra: ["--board", board])
+                try rig.waitUntil("the car subscribes to its commands", seconds: 20) { harness.brokerLog.contains("fairfuel/\(vehicle)/command") }
+                try rig.waitUntil("the car published its trips", seconds: 30) { UplinkServiceTests.uplink(rig)?["pending"] as? Int == 0 }
+
+                // Without --secrets: the hub says it cannot ask, holds nothing of the car, and its status says so.
+                let blind = rig.directory + "/blind"
+                let blindHub = try Self.run(["hub", "--url", url, "--dir", blind, "--db", blind + ".db", "--until-idle", "2"])
+                #expect(blindHub.standardError.contains("without --secrets this hub cannot ask the cars"), "\(blindHub.standardError)")
+                #expect(try Self.hubTrips(blind + ".db", vehicle: vehicle).isEmpty)
+                let blindStatus = try Self.run(["hub", "status", "--dir", blind, "--db", blind + ".db"])
+                #expect(blindStatus.standardOutput.contains("cars: 0") && blindStatus.standardOutput.contains("runs without --secrets"),
+                        "\(blindStatus.standardOutput)")
+
+                // With --secrets: asked since 0 (nothing held), the car publishes its book again, the hub has every trip.
+                let hub = rig.directory + "/hub"
+                let database = hub + ".db"
+                let collect = ["hub", "--url", url, "--dir", hub, "--db", database, "--secrets", secrets, "--until-idle", "4"]
+                let late = try Self.run(collect)
+                #expect(late.standardError.contains("asked \(vehicle) to resend since message 0"), "\(late.standardError)")
+                #expect(try Self.hubTrips(database, vehicle: vehicle) == trips, "the hub ends with the car's own trips")
+                let status = try Self.run(["hub", "status", "--dir", hub, "--db", database])
+                #expect(status.standardOutput.contains("\(vehicle): 5 trip(s), 0 refuel(s), 0 split(s); last stored "), "\(status.standardOutput)")
+                #expect(status.standardOutput.contains("the hub asks each car with a secret in \(secrets)"), "\(status.standardOutput)")
+                #expect(status.standardOutput.contains("resend: applied: "), "the car's answer kept: \(status.standardOutput)")
+
+                // The next run asks since the highest message id it holds: nothing is missing, nothing comes again.
+                let highest = try #require(try HubRecordStore(path: database).kindSummaries().compactMap(\.highestMessageID).max())
+                let again = try Self.run(collect)
+                #expect(again.standardError.contains("asked \(vehicle) to resend since message \(highest)"), "\(again.standardError)")
+                let json = try Self.run(["hub", "status", "--dir", hub, "--db", database, "--json"]).standardOutput
+                #expect(json.contains("\"reason\":\"0 record message(s) queued again\""), "\(json)")
+                #expect(json.contains("\"asks_cars_to_resend\":true") && json.contains("\"trips\":5"), "\(json)")
+                car.send(SIGTERM)
+                #expect(car.wait(seconds: 5) == .exited(0))
+            }
+        }
+
+        @Test func statusRefusesWhatIsNotAHubsDatabase() throws {
+            let directory = NSTemporaryDirectory() + "fairfuel-hub-status-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            _ = try TripStore(path: directory + "/car.db")
+            let car = try FairFuelExecutable.run(["hub", "status", "--dir", directory, "--db", directory + "/car.db"])
+            #expect(car.exitCode == 1 && car.standardError.contains("not a hub's"), "\(car.standardError)")
+            let missing = try FairFuelExecutable.run(["hub", "status", "--dir", directory, "--db", directory + "/none.db"])
+            #expect(missing.exitCode == 1 && missing.standardError.contains("not a hub's database"), "\(missing.standardError)")
+        }
+    }
+}
