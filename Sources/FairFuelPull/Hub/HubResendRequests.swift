@@ -10,8 +10,7 @@ import FairFuelEdges
 public final class HubResendRequests {
     /// `<vehicle id>.secret` in the secrets directory: the pairing secret as `hub command --secret-file` reads it.
     public static let secretSuffix = ".secret"
-    /// The cars one run considers at most (by secret file or by first message): a bound on what an
-    /// attacker publishing under made-up vehicle ids can make the hub remember.
+    /// The cars one run asks at most: what the hub remembers of them stays bounded.
     public static let maximumCars = 10_000
     /// Between two requests: ten a second.
     public static let spacingMs: Int64 = 100
@@ -26,7 +25,10 @@ public final class HubResendRequests {
     }
 
     public let secretsDirectory: String
-    /// Every car this run asked or found no secret for: each is considered once.
+    public let maximumCars: Int
+    /// Every car this run asked, or whose secret file could not be read: each is considered once.
+    /// A car without a file is not remembered (messages under made-up vehicle ids add nothing); its
+    /// file is looked for again at its next message, so a secret added while the hub runs is used.
     private var considered: Set<String> = []
     private var queue: [Request] = []
     private var nextQueued = 0
@@ -34,8 +36,9 @@ public final class HubResendRequests {
     /// Secret files that could not be read, until `takeProblems`.
     private var problems: [String] = []
 
-    public init(secretsDirectory: String) throws(PullClientError) {
+    public init(secretsDirectory: String, maximumCars: Int = HubResendRequests.maximumCars) throws(PullClientError) {
         self.secretsDirectory = secretsDirectory
+        self.maximumCars = maximumCars
         _ = try Self.entries(secretsDirectory)
     }
 
@@ -43,7 +46,7 @@ public final class HubResendRequests {
     public func vehiclesWithSecrets() throws(PullClientError) -> [String] {
         let names = try Self.entries(secretsDirectory).filter { $0.hasSuffix(Self.secretSuffix) }
         let vehicles = names.map { String($0.dropLast(Self.secretSuffix.count)) }.filter { HubCollector.isPlainID($0) }
-        return Array(vehicles.sorted().prefix(Self.maximumCars))
+        return Array(vehicles.sorted().prefix(maximumCars))
     }
 
     /// Queues a request for `vehicle` unless this run considered it already or holds no secret for
@@ -51,10 +54,10 @@ public final class HubResendRequests {
     /// that prompted it is stored. True when queued.
     @discardableResult
     public func ask(_ vehicle: String, since: () throws(PullClientError) -> Int64) throws(PullClientError) -> Bool {
-        guard !considered.contains(vehicle), considered.count < Self.maximumCars, HubCollector.isPlainID(vehicle) else { return false }
-        considered.insert(vehicle)
+        guard !considered.contains(vehicle), considered.count < maximumCars, HubCollector.isPlainID(vehicle) else { return false }
         let path = secretsDirectory + "/" + vehicle + Self.secretSuffix
         guard FileOperations.exists(path) else { return false }
+        considered.insert(vehicle)
         let secret: PairingSecret
         do { secret = try PairingSecret.read(file: path) } catch {
             problems.append("\(error)")

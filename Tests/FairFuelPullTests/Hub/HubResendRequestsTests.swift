@@ -65,18 +65,22 @@ import Testing
         #expect(try !requests.ask("broken", since: since("broken")))
         #expect(try !requests.ask("../car-a", since: since("../car-a")), "not a plain vehicle id")
         #expect(try requests.ask("car-b", since: since("car-b")))
-        #expect(asked == ["car-a", "car-b"], "what the hub holds is read only for a car it asks")
+        // A secret added while the hub runs: the car is asked at its next message.
+        try Self.secretHex.write(toFile: directory + "/car-c.secret", atomically: true, encoding: .utf8)
+        #expect(try requests.ask("car-c", since: since("car-c")))
+        #expect(asked == ["car-a", "car-b", "car-c"], "what the hub holds is read only for a car it asks")
         let problems = requests.takeProblems()
         #expect(problems.count == 1 && problems[0].contains("broken.secret: a pairing secret is 32 hex digits"), "\(problems)")
         #expect(requests.takeProblems().isEmpty)
 
         // Ten a second at most.
-        #expect(requests.waiting == 2)
+        #expect(requests.waiting == 3)
         let first = try #require(requests.next(nowMs: 1_000))
         #expect(first.vehicle == "car-a" && first.sinceMessageID == 41)
         #expect(requests.next(nowMs: 1_000 + HubResendRequests.spacingMs - 1) == nil)
         #expect(requests.next(nowMs: 1_000 + HubResendRequests.spacingMs)?.vehicle == "car-b")
-        #expect(requests.next(nowMs: 10_000) == nil && requests.waiting == 0)
+        #expect(requests.next(nowMs: 10_000)?.vehicle == "car-c")
+        #expect(requests.next(nowMs: 20_000) == nil && requests.waiting == 0)
 
         // The request is a resend the car's check takes: the MAC under the car's secret, the payload read back.
         try HMACSHA256.load()
@@ -89,16 +93,15 @@ import Testing
         #expect(command.operation == .resend(sinceMessageID: 41) && FleetCommand.isValidID(id))
     }
 
-    @Test func theCarsConsideredInARunAreBounded() throws {
-        let directory = try Self.secrets(["late.secret": Self.secretHex])
+    @Test func theCarsAskedInARunAreBounded() throws {
+        let directory = try Self.secrets(["a.secret": Self.secretHex, "b.secret": Self.secretHex, "c.secret": Self.secretHex])
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let requests = try HubResendRequests(secretsDirectory: directory)
-        // Made-up vehicle ids fill what a run remembers; after that nothing more is asked.
-        for index in 0..<HubResendRequests.maximumCars {
-            _ = try requests.ask("made-up-\(index)") { () throws(PullClientError) -> Int64 in 0 }
-        }
-        #expect(try !requests.ask("late") { () throws(PullClientError) -> Int64 in 0 })
-        #expect(requests.waiting == 0)
+        let requests = try HubResendRequests(secretsDirectory: directory, maximumCars: 2)
+        #expect(try requests.vehiclesWithSecrets() == ["a", "b"])
+        // Made-up vehicle ids without a secret are not remembered: they take no place.
+        for index in 0..<1_000 { _ = try requests.ask("made-up-\(index)") { () throws(PullClientError) -> Int64 in 0 } }
+        for vehicle in ["a", "b", "c"] { _ = try requests.ask(vehicle) { () throws(PullClientError) -> Int64 in 0 } }
+        #expect(requests.waiting == 2, "the third car is past the bound")
     }
 
     @Test func theHubsDirectorySaysWhetherItAsks() throws {
