@@ -88,6 +88,24 @@ extension IntegrationTests {
                 let json = try Self.run(["hub", "status", "--dir", hub, "--db", database, "--json"]).standardOutput
                 #expect(json.contains("\"reason\":\"0 record message(s) queued again\""), "\(json)")
                 #expect(json.contains("\"asks_cars_to_resend\":true") && json.contains("\"trips\":5"), "\(json)")
+
+                // A secret added while the hub runs: the car is asked at its next message, since what the hub held before it.
+                try FileManager.default.removeItem(atPath: secrets + "/\(vehicle).secret")
+                let held = try #require(try HubRecordStore(path: database).kindSummaries().compactMap(\.highestMessageID).max())
+                let running = try ChildProcess(
+                    name: "hub", executable: FairFuelExecutable.path, arguments: Array(collect.dropLast(2)), outputPath: rig.directory + "/hub.out",
+                    errorPath: rig.directory + "/hub.err")
+                defer { running.killGroup() }
+                try rig.waitUntil("the hub asks nobody", seconds: 20) { running.standardError.contains("asking 0 car(s)") }
+                try FileManager.default.copyItem(atPath: secretFile, toPath: secrets + "/\(vehicle).secret")
+                try UplinkServiceTests.addRefuels(rig, board: board, count: 1)
+                try rig.waitUntil("the hub asks the car and stores its refuel", seconds: 30) {
+                    let stored = try HubRecordStore(path: database).records(vehicle: vehicle).contains { $0.kind == "refuel" }
+                    return stored && running.standardError.contains("asked \(vehicle) to resend since message ")
+                }
+                #expect(running.standardError.contains("asked \(vehicle) to resend since message \(held) "), "\(running.standardError)")
+                running.send(SIGTERM)
+                #expect(running.wait(seconds: 10) == .exited(0), "\(running.standardError)")
                 car.send(SIGTERM)
                 #expect(car.wait(seconds: 5) == .exited(0))
             }
