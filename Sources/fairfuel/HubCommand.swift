@@ -163,9 +163,12 @@ struct HubCollectCommand: ParsableCommand {
         client.start(nowMs: clock.now.value)
         while !hubInterrupted.load(ordering: .relaxed), failure == nil {
             let now = clock.now.value
-            if let untilIdle, now - lastMessageMs >= Int64(untilIdle * 1_000) { break }
+            // Requests still to send to a connected broker keep an idle hub running, and wake it at their pace.
+            let asking = isConnected && (resends?.waiting ?? 0) > 0
+            if let untilIdle, now - lastMessageMs >= Int64(untilIdle * 1_000), !asking { break }
             var timeout = max(0, (client.nextServiceMs(nowMs: now) ?? now + 1_000) - now)
             if let untilIdle { timeout = min(timeout, max(0, lastMessageMs + Int64(untilIdle * 1_000) - now)) }
+            if asking { timeout = min(timeout, HubResendRequests.spacingMs) }
             let ready = client.waitForReadiness(timeoutMs: Int32(clamping: min(timeout, 1_000)))
             client.service(readable: ready.readable, writable: ready.writable, nowMs: clock.now.value)
             do throws(PullClientError) { try collector.flush() } catch { failure = error }

@@ -111,6 +111,34 @@ extension IntegrationTests {
             }
         }
 
+        /// Many cars with a secret: the requests go out ten a second, never all at once, each once,
+        /// each pending until its car answers; an idle hub stays until the last is sent.
+        @Test(.timeLimit(.minutes(1)))
+        func requestsGoOutAtABoundedPace() throws {
+            let harness = try MosquittoHarness()
+            defer { harness.shutDown() }
+            let secrets = harness.directory + "/secrets"
+            try FileManager.default.createDirectory(atPath: secrets, withIntermediateDirectories: true)
+            let cars = (10..<40).map { "car-\($0)" }
+            for car in cars { try FleetCommandServiceTests.secretHex.write(toFile: "\(secrets)/\(car).secret", atomically: true, encoding: .utf8) }
+            let commands = try harness.subscribe(topic: "fairfuel/+/command", count: 1_000, seconds: 20)
+            let started = Date()
+            let hub = try Self.run(
+                ["hub", "--url", "mqtt://127.0.0.1:\(harness.port)", "--dir", harness.directory + "/hub", "--secrets", secrets, "--until-idle", "1"])
+            let seconds = Date().timeIntervalSince(started)
+            let asked = hub.standardError.split(separator: "\n").filter { $0.contains("to resend since message 0") }
+            #expect(asked.count == cars.count, "\(hub.standardError)")
+            // 30 requests at ten a second take about 3 s (not 30, as at one a second; not none, as all at once).
+            print("hub: \(cars.count) resend requests in \(String(format: "%.1f", seconds)) s")
+            #expect(seconds >= Double(cars.count - 1) * 0.1 && seconds < 15, "\(seconds) s")
+            let status = try Self.run(["hub", "status", "--dir", harness.directory + "/hub"])
+            #expect(status.standardOutput.contains("commands: \(cars.count) (\(cars.count) pending)"), "\(status.standardOutput)")
+            let deadline = Date().addingTimeInterval(5)
+            while commands.log.split(separator: "\n").count < cars.count, Date() < deadline { usleep(20_000) }
+            let published = commands.log.split(separator: "\n")
+            #expect(Set(published.compactMap { $0.split(separator: "/").dropFirst().first.map(String.init) }) == Set(cars), "\(published)")
+        }
+
         @Test func statusRefusesWhatIsNotAHubsDatabase() throws {
             let directory = NSTemporaryDirectory() + "fairfuel-hub-status-\(UUID().uuidString.prefix(8))"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
