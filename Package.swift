@@ -107,7 +107,7 @@ let package = Package(
         // dlopen so that the daemon never maps it), the dongle's server and the laptop's client.
         .target(
             name: "FairFuelPull",
-            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelStore", "FairFuelEdges", "FairFuelReports"]),
+            dependencies: ["FairFuelCore", "FairFuelLink", "FairFuelParsers", "FairFuelDomain", "FairFuelStore", "FairFuelEdges", "FairFuelReports"]),
         // The runtime shell around the core: the poll loop that reads and performs, the store's
         // recorder, capture replays.
         .target(
@@ -201,7 +201,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "FairFuelPullTests",
-            dependencies: ["FairFuelCore", "FairFuelPull", "FairFuelLink", "FairFuelReports", "FairFuelStore", "TestSupport"],
+            dependencies: ["FairFuelCore", "FairFuelDomain", "FairFuelPull", "FairFuelLink", "FairFuelReports", "FairFuelStore", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "FairFuelConfigurationTests",
@@ -242,6 +242,8 @@ let package = Package(
             name: "FairFuelWebTests",
             dependencies: [
                 "fairfuel", "FairFuelCore", "FairFuelDomain", "FairFuelStore", "FairFuelReports", "FairFuelWeb", "TestSupport",
+                // The hub's corrections reach a car's own command receiver through a real broker.
+                "FairFuelPull", "FairFuelEdges", "FairFuelService",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

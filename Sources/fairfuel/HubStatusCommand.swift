@@ -1,14 +1,17 @@
 import ArgumentParser
 import FairFuelCore
 import FairFuelPull
+import FairFuelStore
 
 /// `fairfuel hub status`: the cars a hub directory holds and the messages it refused, with why.
 struct HubStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show the cars a hub directory holds and the messages it refused, and why.")
+        commandName: "status", abstract: "Show the cars a hub holds, the messages it refused and why, and the commands it sent.")
 
-    @Option(help: "The hub's directory.")
+    @Option(help: "The hub's directory (with --db: where its refusals are kept).")
     var dir = "fairfuel-hub"
+    @Option(help: "The hub's database (SQLite file or postgres:// URL, as `fairfuel hub --db`): its cars and commands.")
+    var db: String?
     @Flag(help: "Print JSON.")
     var json = false
 
@@ -17,11 +20,20 @@ struct HubStatusCommand: ParsableCommand {
         let refusals: [HubRefusals.Refusal]
         let commands: [HubCommandLog.Command]
         do {
-            guard let directories = try HubCollector.carDirectories(in: dir) else { throw UserFacingError("\(dir) is not a hub's directory (no \(HubCollector.markerName))") }
-            cars = directories.map { String($0.split(separator: "/").last ?? "") }
-            refusals = try HubRefusals.read(directory: dir)
-            commands = try HubCommandLog.read(directory: dir)
+            let directories = try HubCollector.carDirectories(in: dir)
+            if let db {
+                guard let database = try HubDatabases.openForViews(db) else { throw UserFacingError("hub status: \(db) is not a hub's database (`fairfuel hub --db` writes one)") }
+                cars = try database.vehicles()
+                commands = try HubDatabaseCommandLog(database).commands(vehicle: nil)
+            } else {
+                guard let directories else { throw UserFacingError("\(dir) is not a hub's directory (no \(HubCollector.markerName))") }
+                cars = directories.map { String($0.split(separator: "/").last ?? "") }
+                commands = try HubCommandLog.read(directory: dir)
+            }
+            refusals = directories == nil ? [] : try HubRefusals.read(directory: dir)
         } catch let error as PullClientError {
+            throw UserFacingError("hub status: \(error)")
+        } catch let error as StoreError {
             throw UserFacingError("hub status: \(error)")
         }
         if json {
@@ -40,16 +52,7 @@ struct HubStatusCommand: ParsableCommand {
                 r.add("reason", refusal.reason)
                 return r.string
             }))
-            out.addRaw("commands", json: JSONLine.array(commands.map { command in
-                var c = JSONLine()
-                c.add("id", command.id)
-                c.add("vehicle", command.vehicle)
-                c.add("command", command.name)
-                c.add("sent_utc", UTCTimestamp(millisecondsSinceEpoch: command.sentUTCMs).iso8601)
-                c.add("state", command.state)
-                c.add("reason", command.reason)
-                return c.string
-            }))
+            out.addRaw("commands", json: JSONLine.array(commands.map { $0.json(withVehicle: true) }))
             print(out.string)
             return
         }

@@ -113,14 +113,10 @@ struct PullCommand: ParsableCommand {
 
     /// The pairing secret given as text or in a file (`pull`, and `hub command`, which signs with it).
     static func loadSecret(secret: String?, secretFile: String?) throws -> PairingSecret {
-        var text = secret ?? ""
         if let secretFile {
-            switch TextFileReader.readAll(path: secretFile, maximumBytes: 4_096) {
-            case let .success(bytes): text = String(decoding: bytes, as: UTF8.self)
-            case let .failure(error): throw UserFacingError("cannot read the secret file: \(error)")
-            }
+            do { return try PairingSecret.load(file: secretFile) } catch { throw UserFacingError(error.description) }
         }
-        guard let parsed = PairingSecret(parsing: text) else {
+        guard let parsed = PairingSecret(parsing: secret ?? "") else {
             throw UserFacingError("a pairing secret is 32 hex digits (dashes allowed), as `fairfuel provision pairing-secret --generate` showed it")
         }
         return parsed
