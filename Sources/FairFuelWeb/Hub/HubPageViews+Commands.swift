@@ -26,7 +26,7 @@ extension HubPageViews {
                 + "<button type=\"submit\">Send to the car</button></form></details>"
         }
         func input(_ name: String, _ label: String, required: Bool = false, numeric: Bool = false, placeholder: String? = nil) -> String {
-            "<label for=\"\(vehicle)-\(name)\">\(H.h(label))</label><input id=\"\(H.h(vehicle))-\(name)\" name=\"\(name)\""
+            "<label for=\"\(H.h(vehicle))-\(name)\">\(H.h(label))</label><input id=\"\(H.h(vehicle))-\(name)\" name=\"\(name)\""
                 + (numeric ? " inputmode=\"decimal\"" : "") + (required ? " required" : "") + (placeholder.map { " placeholder=\"\(H.h($0))\"" } ?? "") + ">"
         }
         let refuelID = input("refuel", "Refuel (its number above)", required: true, numeric: true)
