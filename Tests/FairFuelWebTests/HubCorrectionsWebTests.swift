@@ -185,6 +185,11 @@ struct HubCorrectionsWebTests {
     /// Without a broker and secrets the hub's app stays read-only and says why.
     @Test func withoutABrokerTheFamilyViewStaysReadOnlyAndSaysWhy() async throws {
         let (hubPath, users) = try HubFamilyWebTests.rig()
+        // The options go together, and a secrets directory that is not there stops the app before it listens.
+        let alone = try WebRig.cli(["web", "--hub-db", hubPath, "--db", users, "--mqtt-url", "mqtt://127.0.0.1:1883"])
+        #expect(alone.exitCode != 0 && alone.standardError.contains("--mqtt-url and --secrets go together"), "\(alone.standardError)")
+        let missing = try WebRig.cli(["web", "--hub-db", hubPath, "--db", users, "--mqtt-url", "mqtt://127.0.0.1:1883", "--secrets", hubPath + ".nowhere"])
+        #expect(missing.exitCode != 0 && missing.standardError.contains("no such directory"), "\(missing.standardError)")
         try await WebRig.serve(users, hub: try HubFamily(path: hubPath)) { client in
             #expect(try await client.logIn("mum", WebRig.familyPassword).status == .ok)
             let page = try await client.send(.get, "/family")

@@ -64,8 +64,8 @@ public struct HubCorrections: Sendable {
         return try outcome.get()
     }
 
-    /// The commands sent to `vehicle`, newest first, as the hub's database has them.
-    static func commands(vehicle: String, database: String) throws(WebError) -> [HubCommandEntry] {
+    /// The commands sent to `vehicle` (nil: every car), newest first, as the hub's database has them.
+    static func commands(vehicle: String?, database: String) throws(WebError) -> [HubCommandEntry] {
         do { return try HubRecordStore(path: database).commands(vehicle: vehicle).reversed() } catch {
             throw .unavailable("cannot read the hub's commands: \(error)")
         }

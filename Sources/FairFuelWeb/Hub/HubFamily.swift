@@ -54,8 +54,8 @@ public struct HubFamily: Sendable {
         } else {
             month = CalendarMonth(utcMs: nowUTCMs, in: books.units.timeZone)
         }
-        var commands: [String: [HubCommandEntry]] = [:]
-        for car in books.cars { if let vehicle = car.vehicleID { commands[vehicle] = try self.commands(vehicle) } }
+        // Every car's commands in one read, newest first.
+        let commands = corrections == nil ? [:] : Dictionary(grouping: try HubCorrections.commands(vehicle: nil, database: path), by: \.vehicle)
         return HubFamilyView(books: books, month: month, sendsCorrections: corrections != nil, commands: commands)
     }
 }
