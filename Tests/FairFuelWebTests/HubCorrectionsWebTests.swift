@@ -107,9 +107,8 @@ struct HubCorrectionsWebTests {
             #expect(try await client.logIn("mum", WebRig.familyPassword).status == .ok)
             let page = try await client.send(.get, "/family")
             #expect(page.text.contains("Send a correction") && page.text.contains("action=\"/family/cars/\(car.vehicle)/commands\""))
-            let sent = try await client.send(
-                .post, "/family/cars/\(car.vehicle)/commands",
-                form: "csrf=\(client.csrfToken)&action=refuel+add&at=2026-11-26T17%3A30Z&liters=31.5&cost=54.32&full=1&station=Home")
+            let form = "csrf=\(client.csrfToken)&command_id=web-reload-1&action=refuel+add&at=2026-11-26T17%3A30Z&liters=31.5&cost=54.32&full=1&station=Home"
+            let sent = try await client.send(.post, "/family/cars/\(car.vehicle)/commands", form: form)
             #expect(sent.status == .ok && sent.text.contains("pending until the car answers"), "\(sent.text)")
             let pending = try await client.send(.get, "/api/v1/family/cars/\(car.vehicle)/commands")
             let listed = try #require((pending.object["commands"] as? [[String: Any]])?.first)
@@ -121,12 +120,16 @@ struct HubCorrectionsWebTests {
             let refuel = try #require(try TripStore(path: car.store).refuels().last?.refuel)
             #expect(refuel.liters == 31.5 && refuel.cost.value == 5_432 && refuel.station == "Home")
 
-            // The collecting hub takes the answer into the database; the page then says applied.
+            // The same form again (a reload): the same command id, answered already_applied, nothing added.
+            #expect(try await client.send(.post, "/family/cars/\(car.vehicle)/commands", form: form).status == .ok)
+
+            // The collecting hub takes the answers into the database; the page then says applied.
             let collected = try WebRig.cli(["hub", "--url", url, "--db", database, "--dir", directory + "/hub", "--until-idle", "2"])
             #expect(collected.exitCode == 0, "\(collected.standardError)")
             let answered = try await client.send(.get, "/api/v1/family/cars/\(car.vehicle)/commands")
             let state = (answered.object["commands"] as? [[String: Any]])?.first?["state"] as? String
             #expect(state == "applied", "\(answered.text)")
+            #expect(try car.refuelCount() == refuelsBefore + 1, "the reload was not applied again")
             let after = try await client.send(.get, "/family")
             #expect(after.text.contains("refuel_add") && after.text.contains(">applied</span>") && !after.text.contains("pending (until"), "\(after.text)")
         }

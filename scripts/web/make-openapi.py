@@ -179,7 +179,9 @@ paths = {
                 "refuel": {"type": "string", "description": "refuel edit or remove: its id; settle, unsettle: ids separated by commas"},
                 "trip": {"type": "string", "description": "trip assign: 42 or u7, several separated by commas; trip delete: one"},
                 "driver": {"type": "string", "description": "trip assign: to whom"},
-                "confirm": {"type": "boolean", "description": "also when it moves a settled bill's split (the CLI's --force)"}}})},
+                "confirm": {"type": "boolean", "description": "also when it moves a settled bill's split (the CLI's --force)"},
+                "command_id": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,64}$",
+                               "description": "default: a new one; the same id again is answered already_applied by the car"}}})},
     "/api/v1/openapi.json": {"get": {"summary": "This document", "security": [],
                                      "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
 }

@@ -36,11 +36,13 @@ public struct HubCorrections: Sendable {
     }
 
     /// Signs and publishes `action` with `fields` to `vehicle`, listed pending in `database`; returns the command.
-    func send(vehicle: String, action: String, fields: [String: String], database: String) async throws(WebError) -> FleetCommand {
+    /// `id`: the form's own command id, so that a form sent twice (a reload) is answered already_applied; nil: a new one.
+    func send(vehicle: String, action: String, fields: [String: String], id: String?, database: String) async throws(WebError) -> FleetCommand {
         let (operation, force): (FleetCommand.Operation, Bool)
         do throws(HubCommandWords.Problem) { (operation, force) = try HubCommandWords.operation(action: action, fields: fields) } catch {
             throw .badRequest(error.message)
         }
+        if let id, !FleetCommand.isValidID(id) { throw .badRequest("command_id: 1 to \(FleetCommand.maximumIDLength) of A-Z a-z 0-9 . _ -") }
         let secret = try secret(for: vehicle)
         let broker = broker
         let outcome: Result<FleetCommand, WebError>
@@ -49,7 +51,7 @@ public struct HubCorrections: Sendable {
                 do {
                     let log = HubDatabaseCommandLog(try HubRecordStore(path: database))
                     let sent = try HubCommandSender(broker: broker).send(
-                        operation, force: force, vehicle: vehicle, secret: secret, keeping: log, timeoutSeconds: Self.publishTimeoutSeconds,
+                        operation, force: force, id: id, vehicle: vehicle, secret: secret, keeping: log, timeoutSeconds: Self.publishTimeoutSeconds,
                         waitForAnswer: false)
                     return .success(sent.command)
                 } catch let failure as HubCommandSender.Failure {

@@ -21,7 +21,9 @@ extension HubPageViews {
     static func correctionForms(vehicle: String, session: WebSession) -> String {
         func form(_ action: String, _ title: String, _ fields: String, confirm: Bool = true) -> String {
             "<details class=\"card\"><summary>\(H.h(title))</summary><form method=\"post\" action=\"/family/cars/\(H.h(vehicle))/commands\">"
-                + H.csrfField(session) + "<input type=\"hidden\" name=\"action\" value=\"\(H.h(action))\">" + fields
+                + H.csrfField(session) + "<input type=\"hidden\" name=\"action\" value=\"\(H.h(action))\">"
+                // Each form its own command id: sent twice (a reload), the car answers already_applied instead of applying it again.
+                + "<input type=\"hidden\" name=\"command_id\" value=\"web-\(WebApp.randomToken().prefix(24))\">" + fields
                 + (confirm ? "<label><input type=\"checkbox\" name=\"confirm\" value=\"1\">Also when it moves a settled bill's split</label>" : "")
                 + "<button type=\"submit\">Send to the car</button></form></details>"
         }

@@ -20,6 +20,8 @@ extension WebApp {
         var trip: String?
         var driver: String?
         var confirm: Bool?
+        /// The command's id (default: a new one); the same id again is answered already_applied by the car.
+        var command_id: String?
 
         /// The fields as the page's form would carry them (`HubCommandWords` reads both).
         var fields: [String: String] {
@@ -64,7 +66,8 @@ extension WebApp {
             do throws(WebError) {
                 var fields: [String: String] = [:]
                 for name in Self.hubCommandFields { fields[name] = form[name] }
-                let command = try await sendCorrection(hub, vehicle: vehicle, action: form["action"] ?? "", fields: fields, session: session)
+                let command = try await sendCorrection(
+                    hub, vehicle: vehicle, action: form["action"] ?? "", fields: fields, id: form["command_id"], session: session)
                 notice = ("\(command.operation.name) sent to car \(vehicle) as command \(command.id): pending until the car answers", "ok")
             } catch {
                 notice = (error.description, "err")
@@ -88,7 +91,7 @@ extension WebApp {
             let vehicle = context.parameters.get("vehicle") ?? ""
             try requireFamily(session, to: "send a correction to a car")
             let body = try await decode(HubCommandBody.self, request, context: context)
-            let command = try await sendCorrection(hub, vehicle: vehicle, action: body.action, fields: body.fields, session: session)
+            let command = try await sendCorrection(hub, vehicle: vehicle, action: body.action, fields: body.fields, id: body.command_id, session: session)
             var j = JSONLine()
             j.add("id", command.id)
             j.add("vehicle_id", vehicle)
@@ -100,7 +103,9 @@ extension WebApp {
 
     /// A family user's correction to `vehicle`: refused for a driver, on a read-only hub, for a car
     /// the hub does not know, and for a form the CLI's parser refuses (nothing published then).
-    func sendCorrection(_ hub: HubFamily, vehicle: String, action: String, fields: [String: String], session: WebSession) async throws(WebError) -> FleetCommand {
+    func sendCorrection(
+        _ hub: HubFamily, vehicle: String, action: String, fields: [String: String], id: String?, session: WebSession
+    ) async throws(WebError) -> FleetCommand {
         try requireFamily(session, to: "send a correction to a car")
         guard let corrections = hub.corrections else {
             throw .refused("this hub's app is read-only: it sends corrections when started with --mqtt-url and --secrets")
@@ -111,6 +116,6 @@ extension WebApp {
         if action == "refuel add", fields["at"] == nil {
             fields["at"] = UTCTimestamp(millisecondsSinceEpoch: configuration.nowUTCMs()).iso8601
         }
-        return try await corrections.send(vehicle: vehicle, action: action, fields: fields, database: hub.path)
+        return try await corrections.send(vehicle: vehicle, action: action, fields: fields, id: id, database: hub.path)
     }
 }
