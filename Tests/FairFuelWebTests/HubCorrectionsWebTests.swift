@@ -182,6 +182,11 @@ struct HubCorrectionsWebTests {
             let reply = try await client.send(.post, "/api/v1/family/cars/\(vehicle)/commands", json: #"{"action":"settle","refuel":"1"}"#)
             #expect(reply.status == .serviceUnavailable && reply.text.contains("was not sent"), "\(reply.text)")
         }
+        // The CLI's sender is the same: not sent, not listed.
+        let cli = try WebRig.cli(
+            ["hub", "command", "--url", "mqtt://127.0.0.1:\(harness.port)", "--vehicle", vehicle, "--secret-file", "\(secrets)/\(vehicle).secret",
+             "--db", database, "--timeout", "20", "settle", "1"])
+        #expect(cli.exitCode != 0 && cli.standardError.contains("was not sent: could not connect"), "\(cli.standardError)")
         #expect(try Self.commands(database).isEmpty)
     }
 

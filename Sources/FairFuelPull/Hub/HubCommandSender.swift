@@ -24,6 +24,9 @@ public final class HubCommandSender {
     /// Commands a car may have waiting for its answer: past this, a car long away gets no more until it answers.
     public static let maximumPendingPerVehicle = 100
 
+    /// Failed connection attempts in a row after which a command is not sent, before its timeout.
+    static let attemptsBeforeGivingUp = 3
+
     public let broker: HubBroker
 
     public init(broker: HubBroker) {
@@ -80,7 +83,10 @@ public final class HubCommandSender {
         let clock = MonotonicClock()
         let deadline = clock.now.value + Int64(timeoutSeconds * 1_000)
         client.start(nowMs: clock.now.value)
-        while failure == nil, clock.now.value < deadline, !(taken && (answer != nil || !waitForAnswer)) {
+        // A broker that refused three attempts in a row (down, wrong credentials) is an answer: no need to wait out the timeout.
+        while failure == nil, clock.now.value < deadline, !(taken && (answer != nil || !waitForAnswer)),
+              !(messageID == nil && client.failures >= Self.attemptsBeforeGivingUp)
+        {
             let now = clock.now.value
             let wait = min(max(0, (client.nextServiceMs(nowMs: now) ?? now + 250) - now), deadline - now, 250)
             let ready = client.waitForReadiness(timeoutMs: Int32(clamping: wait))
@@ -91,7 +97,7 @@ public final class HubCommandSender {
             try? keeping?.withdrawn(vehicle: vehicle, id: command.id)
             let why = failure
                 ?? (messageID == nil
-                    ? "never connected to \(broker.url) within \(Int(timeoutSeconds)) s: \(client.lastError.map { "\($0)" } ?? "no answer")"
+                    ? "could not connect to \(broker.url): \(client.lastError.map { "\($0)" } ?? "no answer within \(Int(timeoutSeconds)) s")"
                     : "the broker at \(broker.url) did not confirm it within \(Int(timeoutSeconds)) s")
             throw notSent("command \(command.id) was not sent: \(why)")
         }
