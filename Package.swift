@@ -242,6 +242,8 @@ let package = Package(
             name: "FairFuelWebTests",
             dependencies: [
                 "fairfuel", "FairFuelCore", "FairFuelDomain", "FairFuelStore", "FairFuelReports", "FairFuelWeb", "TestSupport",
+                // The hub's corrections reach a car's own command receiver through a real broker.
+                "FairFuelPull", "FairFuelEdges", "FairFuelService",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

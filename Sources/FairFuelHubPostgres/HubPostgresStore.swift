@@ -39,6 +39,7 @@ public final class HubPostgresStore: HubRecordStoring {
         ),
         ("hub-2026-12-30-vehicle-uids", [HubRecordSQL.createUIDs]),
         ("hub-2026-12-31-stored-time", [HubRecordSQL.addStoredTime]),
+        ("hub-2027-01-02-commands", [HubCommandSQL.createTable]),
     ]
     /// The advisory lock's key: "FFHUB" in ASCII.
     static let migrationLock: Int64 = 0x46_46_48_55_42
@@ -167,6 +168,56 @@ public final class HubPostgresStore: HubRecordStoring {
             _ = try? rows("ROLLBACK")
             throw Self.storeError(error)
         }
+    }
+
+    // MARK: The command log (`HubCommandSQL`, the statements SQLite runs too)
+
+    public func commandSent(vehicle: String, id: String, name: String, sentUTCMs: Int64) throws(StoreError) {
+        var binds = PostgresBindings(capacity: 4)
+        binds.append(vehicle)
+        binds.append(id)
+        binds.append(name)
+        binds.append(sentUTCMs)
+        _ = try rows(HubCommandSQL.sent, binds)
+    }
+
+    public func commandWithdrawn(vehicle: String, id: String) throws(StoreError) {
+        var binds = PostgresBindings(capacity: 2)
+        binds.append(vehicle)
+        binds.append(id)
+        _ = try rows(HubCommandSQL.withdrawn, binds)
+    }
+
+    public func commandAnswered(vehicle: String, id: String, outcome: String, reason: String?, answeredUTCMs: Int64) throws(StoreError) -> Bool {
+        var binds = PostgresBindings(capacity: 5)
+        binds.append(outcome)
+        binds.append(reason)
+        binds.append(answeredUTCMs)
+        binds.append(vehicle)
+        binds.append(id)
+        var answered = false
+        try inOneTransaction {
+            answered = !(try rows(HubCommandSQL.answered, binds)).isEmpty
+            var keep = PostgresBindings(capacity: 1)
+            keep.append(Int64(HubCommandSQL.maximumAnswered))
+            if answered { _ = try rows(HubCommandSQL.pruneAnswered, keep) }
+        }
+        return answered
+    }
+
+    public func commands(vehicle: String?) throws(StoreError) -> [HubCommandEntry] {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(vehicle ?? "")
+        return try rows(HubCommandSQL.list, binds).map { row throws(StoreError) in
+            let (vehicle, id, name, sent, state, reason) = try decode(row, (String, String, String, Int64, String, String?).self)
+            return HubCommandEntry(vehicle: vehicle, id: id, name: name, sentUTCMs: sent, state: state, reason: reason)
+        }
+    }
+
+    public func pendingCommandCount(vehicle: String) throws(StoreError) -> Int {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(vehicle)
+        return Int(try rows(HubCommandSQL.pendingCount, binds).first.map { row throws(StoreError) in try decode(row, Int64.self) } ?? 0)
     }
 
     private func migrate() throws(StoreError) {

@@ -30,11 +30,13 @@ public final class HubRecordStore: HubRecordStoring {
         // Each car's identity, bound in the database that every hub instance shares rather than in one instance's directory.
         Migration("hub-2026-12-30-vehicle-uids", HubRecordSQL.createUIDs + " WITHOUT ROWID;"),
         Migration("hub-2026-12-31-stored-time", HubRecordSQL.addStoredTime + ";"),
+        // The commands sent to the cars and their answers, shared by every hub instance and the hub's web app.
+        Migration("hub-2027-01-02-commands", HubCommandSQL.createTable + " WITHOUT ROWID;"),
     ])
 
     public let path: String
     public var location: String { path }
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
 
     /// Opens (making and migrating when new) the hub's database at `path`.
     public init(path: String) throws(StoreError) {

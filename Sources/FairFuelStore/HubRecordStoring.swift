@@ -74,6 +74,18 @@ public protocol HubRecordStoring: AnyObject {
     func setMeta(_ key: String, _ value: String) throws(StoreError)
     /// Runs `body` in one transaction (an import: thousands of offers, one commit).
     func inOneTransaction(_ body: () throws -> Void) throws(StoreError)
+
+    // The commands the hub sent its cars (`HubCommandSQL`), pending until a car's answer reaches the hub.
+    /// Lists a command as pending (again, for an id sent before).
+    func commandSent(vehicle: String, id: String, name: String, sentUTCMs: Int64) throws(StoreError)
+    /// Forgets a pending command that never reached the broker.
+    func commandWithdrawn(vehicle: String, id: String) throws(StoreError)
+    /// Records a car's answer to a pending command (true), keeping the newest answered ones; false: nothing was pending under that id.
+    func commandAnswered(vehicle: String, id: String, outcome: String, reason: String?, answeredUTCMs: Int64) throws(StoreError) -> Bool
+    /// The commands of `vehicle` (nil: every car's), oldest first.
+    func commands(vehicle: String?) throws(StoreError) -> [HubCommandEntry]
+    /// How many of `vehicle`'s commands wait for its answer.
+    func pendingCommandCount(vehicle: String) throws(StoreError) -> Int
 }
 
 /// The statements both engines run, in the SQL they share (SQLite numbers `$1` … as PostgreSQL does).

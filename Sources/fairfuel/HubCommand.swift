@@ -30,24 +30,20 @@ struct HubConnectionOptions: ParsableArguments {
 
     func validate() throws {
         if let problem = UplinkEndpoint.problem(with: url) { throw ValidationError("--url \(url): \(problem)") }
-        guard !prefix.isEmpty, !prefix.contains("+"), !prefix.contains("#"), !prefix.split(separator: "/", omittingEmptySubsequences: false).contains("")
-        else { throw ValidationError("--prefix \(prefix): topic levels without +, # or an empty level") }
+        if let problem = HubBroker.prefixProblem(prefix) { throw ValidationError("--prefix \(prefix): \(problem)") }
         if let endpoint = UplinkEndpoint.parse(url), endpoint.tls, caFile == nil { throw ValidationError("mqtts:// needs --ca-file") }
+    }
+
+    var broker: HubBroker {
+        let endpoint = UplinkEndpoint.parse(url)!
+        return HubBroker(url: url, host: endpoint.host, port: endpoint.port, tls: endpoint.tls, prefix: prefix, caFile: caFile, credentialsFile: credentials)
     }
 
     /// The client's configuration; `cleanSession` false keeps the session (and queued messages) at the broker.
     func clientConfiguration(clientID: String, cleanSession: Bool) throws -> MQTTClientConfiguration {
-        let endpoint = UplinkEndpoint.parse(url)!
-        var configuration = MQTTClientConfiguration(
-            host: endpoint.host, port: endpoint.port, clientID: clientID, keepAliveSeconds: 30,
-            backoffMinimumMs: 500, backoffMaximumMs: 30_000, connectTimeoutMs: 10_000,
-            tls: endpoint.tls ? caFile.map { MQTTTLSFiles(caFile: $0) } : nil, cleanSession: cleanSession)
-        do {
-            if let credentials { configuration.credentials = try MQTTCredentials.load(path: credentials) }
-        } catch {
+        do { return try broker.clientConfiguration(clientID: clientID, cleanSession: cleanSession) } catch {
             throw UserFacingError("hub: \(error)")
         }
-        return configuration
     }
 }
 
@@ -100,8 +96,13 @@ struct HubCollectCommand: ParsableCommand {
         } catch {
             throw UserFacingError("hub: \(error)")
         }
-        let commands: HubCommandLog
-        do { commands = try HubCommandLog(directory: dir) } catch { throw UserFacingError("hub: \(error)") }
+        // The answers go where `hub command` (or the hub's web app) listed the commands: the database when there is one.
+        let commands: any HubCommandKeeping
+        if let database = collector.database {
+            commands = HubDatabaseCommandLog(database)
+        } else {
+            do { commands = try HubCommandLog(directory: dir) } catch { throw UserFacingError("hub: \(error)") }
+        }
         let resends = try askingForWhatWasMissed(collector)
         let configuration = try connection.clientConfiguration(clientID: clientID ?? collector.clientID, cleanSession: false)
         let client: MQTTClient
@@ -122,7 +123,7 @@ struct HubCollectCommand: ParsableCommand {
                     let shared = share.map { kind == "status" ? filter : "$share/\($0)/\(filter)" } ?? filter
                     do { try client.subscribe(shared) } catch { printError("hub: cannot subscribe: \(error)") }
                 }
-                // The cars' answers to the commands sent from this directory (`hub command --dir`).
+                // The cars' answers to the commands sent from this hub (`hub command --dir|--db`, the web app).
                 do { try client.subscribe("\(prefix)/+/command/result") } catch { printError("hub: cannot subscribe: \(error)") }
             },
             disconnected: { error, _ in
@@ -208,7 +209,7 @@ extension HubCollectCommand {
     }
 
     /// Sends the requests whose turn has come, each recorded as a pending command until the car answers.
-    func sendDue(_ requests: HubResendRequests, client: MQTTClient, commands: HubCommandLog, nowMs: Int64) {
+    func sendDue(_ requests: HubResendRequests, client: MQTTClient, commands: any HubCommandKeeping, nowMs: Int64) {
         while let request = requests.next(nowMs: nowMs) {
             let issued = WallClock.utcMilliseconds()
             let (command, envelope) = HubResendRequests.command(for: request, issuedUTCMs: issued)

@@ -37,6 +37,8 @@ struct HubSendCommand: ParsableCommand {
     var id: String?
     @Option(help: "A hub's directory: the command is listed there as pending until the car answers (`fairfuel hub status`).")
     var dir: String?
+    @Option(help: "A hub's database (SQLite file or postgres:// URL, as `fairfuel hub --db`): the command is listed there as pending until the car answers.")
+    var db: String?
     @Argument(parsing: .captureForPassthrough, help: "The command (see above).")
     var words: [String] = []
 
@@ -44,11 +46,11 @@ struct HubSendCommand: ParsableCommand {
         guard FleetCommand.isValidID(vehicle) else { throw ValidationError("--vehicle \(vehicle): a vehicle id is letters and digits") }
         guard timeout > 0, timeout <= 3_600 else { throw ValidationError("--timeout must be 0 < SECONDS <= 3600") }
         if let id, !FleetCommand.isValidID(id) { throw ValidationError("--id: 1 to \(FleetCommand.maximumIDLength) of A-Z a-z 0-9 . _ -") }
+        if dir != nil && db != nil { throw ValidationError("--dir and --db are exclusive: a hub keeps its commands in one of them") }
     }
 
     func run() throws {
         let secret = try PullCommand.loadSecret(secret: nil, secretFile: secretFile)
-        do { try HMACSHA256.load() } catch { throw UserFacingError("hub command: \(error)") }
         var words = words
         let force = words.last == "--force"
         if force { words.removeLast() }
@@ -56,61 +58,30 @@ struct HubSendCommand: ParsableCommand {
         do throws(HubCommandWords.Problem) { operation = try HubCommandWords.operation(words) } catch {
             throw ValidationError(error.message)
         }
-        let command = FleetCommand(
-            id: id ?? Hex.string(PullNonce.random(count: 16)), issuedUTCMs: WallClock.utcMilliseconds(), force: force, operation: operation)
-        let topic = "\(connection.prefix)/\(vehicle)/command"
-        let envelope = Array(command.signedEnvelope(key: secret.bytes, mac: HMACSHA256.mac).utf8)
-        let configuration = try connection.clientConfiguration(clientID: "fairfuel-hub-send-\(command.id.prefix(16))", cleanSession: true)
-        let client: MQTTClient
-        let log: HubCommandLog?
+        let keeping: (any HubCommandKeeping)?
         do {
-            client = try MQTTClient(configuration: configuration)
-            log = try dir.map { directory throws in try HubCommandLog(directory: directory) }
+            if let db {
+                keeping = HubDatabaseCommandLog(try HubDatabases.open(db))
+            } else {
+                keeping = try dir.map { directory throws in try HubCommandLog(directory: directory) }
+            }
         } catch {
             throw UserFacingError("hub command: \(error)")
         }
-        var answer: JSONValue?
-        var published = false
-        var failure: String?
-        client.setHandlers(MQTTClient.Handlers(
-            connected: {
-                do {
-                    try client.subscribe(topic + "/result")
-                    if !published {
-                        try log?.sent(vehicle: vehicle, id: command.id, name: operation.name, atUTCMs: command.issuedUTCMs)
-                        _ = try client.publish(topic: topic, payload: envelope, retained: false)
-                    }
-                    published = true
-                } catch {
-                    failure = "\(error)"
-                }
-            },
-            acknowledged: { _, reason in if reason >= 0x80 { failure = "the broker refused the command (reason code \(reason)): check its ACL" } },
-            received: { resultTopic, payload, _ in
-                guard let json = JSONValue(String(decoding: payload, as: UTF8.self)), json["id"]?.string == command.id else { return }
-                answer = json
-                do { try log?.answer(topic: resultTopic, payload: payload, atUTCMs: WallClock.utcMilliseconds()) } catch { failure = "\(error)" }
-            }))
-        let clock = MonotonicClock()
-        let deadline = clock.now.value + Int64(timeout * 1_000)
-        client.start(nowMs: clock.now.value)
-        while answer == nil, failure == nil, clock.now.value < deadline {
-            let now = clock.now.value
-            let wait = min(max(0, (client.nextServiceMs(nowMs: now) ?? now + 250) - now), deadline - now, 250)
-            let ready = client.waitForReadiness(timeoutMs: Int32(clamping: wait))
-            client.service(readable: ready.readable, writable: ready.writable, nowMs: clock.now.value)
+        let sent: HubCommandSender.Sent
+        do {
+            sent = try HubCommandSender(broker: connection.broker).send(
+                operation, force: force, id: id, vehicle: vehicle, secret: secret, keeping: keeping, timeoutSeconds: timeout, waitForAnswer: true)
+        } catch {
+            throw UserFacingError("hub \(error.description)")
         }
-        client.stop()
-        if let failure { throw UserFacingError("hub command \(command.id): \(failure)") }
-        guard let answer else {
-            throw UserFacingError(published
-                ? "command \(command.id) (\(operation.name)) is pending: no answer from the car within \(Int(timeout)) s; the broker keeps it for the car, which answers on \(topic)/result when it is back"
-                : "command \(command.id) was not sent: never connected to \(connection.url) within \(Int(timeout)) s: \(client.lastError.map { "\($0)" } ?? "no answer")")
+        let topic = "\(connection.prefix)/\(vehicle)/command"
+        guard let answer = sent.answer else {
+            throw UserFacingError(
+                "command \(sent.command.id) (\(operation.name)) is pending: no answer from the car within \(Int(timeout)) s; the broker keeps it for the car, which answers on \(topic)/result when it is back")
         }
-        let outcome = answer["outcome"]?.string ?? "?"
-        let reason = answer["reason"]?.string
-        let line = "command \(command.id) (\(operation.name)): \(outcome)" + (reason.map { ": \($0)" } ?? "")
-        guard outcome != "refused" else { throw UserFacingError(line) }
+        let line = "command \(sent.command.id) (\(operation.name)): \(answer.outcome)" + (answer.reason.map { ": \($0)" } ?? "")
+        guard answer.outcome != "refused" else { throw UserFacingError(line) }
         print(line)
     }
 }

@@ -12,10 +12,11 @@ struct HubStatusCommand: ParsableCommand {
         discussion: """
             With --db (the hub's SQLite file or postgres:// URL, as `fairfuel hub --db` writes it) the
             cars are the database's, each with its records per kind and when the hub last stored one;
-            the refusals and commands are kept in the hub's --dir either way.
+            the commands it sent (`hub command --db`, the hub's web app) are the database's too; the
+            refusals are kept in the hub's --dir either way.
             """)
 
-    @Option(help: "The hub's directory (its refusals, commands and client id).")
+    @Option(help: "The hub's directory (its refusals and client id; its commands when it has no database).")
     var dir = "fairfuel-hub"
     @Option(help: "The hub's database: a SQLite file or postgres://USER@HOST[:PORT]/DB (the password in PGPASSWORD).")
     var db: String?
@@ -28,21 +29,21 @@ struct HubStatusCommand: ParsableCommand {
         var summaries: [HubKindSummary]?
         var location = ""
         let refusals: [HubRefusals.Refusal]
-        let commands: [HubCommandLog.Command]
+        var commands: [HubCommandEntry] = []
         let secrets: String?
         do {
             let directories = try HubCollector.carDirectories(in: dir)
             isHubDirectory = directories != nil
             if let db {
-                let (held, kinds) = try Self.kindSummaries(db)
-                (location, summaries) = (held, kinds)
+                let (held, kinds, kept) = try Self.databaseView(db)
+                (location, summaries, commands) = (held, kinds, kept)
                 cars = kinds.map(\.vehicle).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
             } else {
                 guard let directories else { throw UserFacingError("\(dir) is not a hub's directory (no \(HubCollector.markerName))") }
                 cars = directories.map { String($0.split(separator: "/").last ?? "") }
+                commands = try HubCommandLog.read(directory: dir)
             }
             refusals = try isHubDirectory ? HubRefusals.read(directory: dir) : []
-            commands = try isHubDirectory ? HubCommandLog.read(directory: dir) : []
             secrets = try isHubDirectory ? HubResendRequests.state(directory: dir) : nil
         } catch let error as PullClientError {
             throw UserFacingError("hub status: \(error)")
@@ -57,7 +58,7 @@ struct HubStatusCommand: ParsableCommand {
         } else {
             print("cars: \(cars.count)" + (cars.isEmpty ? "" : " (" + cars.joined(separator: ", ") + ")"))
         }
-        if !isHubDirectory { print("(no hub directory at \(dir): the refusals and commands are kept there; give the hub's --dir)") }
+        if !isHubDirectory { print("(no hub directory at \(dir): the refusals are kept there; give the hub's --dir)") }
         switch secrets {
         case nil: break
         case ""?:
@@ -79,15 +80,17 @@ struct HubStatusCommand: ParsableCommand {
         }
     }
 
-    /// The database's records per car and kind, and where it is (a URL without its password); a
-    /// clear refusal for what is not a hub's database.
-    static func kindSummaries(_ argument: String) throws -> (location: String, kinds: [HubKindSummary]) {
+    /// The database's records per car and kind, the commands it lists, and where it is (a URL without
+    /// its password); a clear refusal for what is not a hub's database.
+    static func databaseView(_ argument: String) throws -> (location: String, kinds: [HubKindSummary], commands: [HubCommandEntry]) {
         do {
             guard let database = try HubDatabases.openForViews(argument) else {
                 throw UserFacingError("hub status: \(argument) is not a hub's database (a SQLite file `fairfuel hub --db` wrote, or a postgres:// URL)")
             }
-            return (database.location, try database.kindSummaries())
+            return (database.location, try database.kindSummaries(), try HubDatabaseCommandLog(database).commands(vehicle: nil))
         } catch let error as StoreError {
+            throw UserFacingError("hub status: \(error)")
+        } catch let error as PullClientError {
             throw UserFacingError("hub status: \(error)")
         }
     }
@@ -101,7 +104,7 @@ struct HubStatusCommand: ParsableCommand {
     }
 
     private func printJSON(
-        cars: [String], summaries: [HubKindSummary]?, refusals: [HubRefusals.Refusal], commands: [HubCommandLog.Command], secrets: String?
+        cars: [String], summaries: [HubKindSummary]?, refusals: [HubRefusals.Refusal], commands: [HubCommandEntry], secrets: String?
     ) {
         var out = JSONLine()
         out.addRaw("cars", json: JSONLine.array(cars.map { car in
@@ -131,16 +134,7 @@ struct HubStatusCommand: ParsableCommand {
             r.add("reason", refusal.reason)
             return r.string
         }))
-        out.addRaw("commands", json: JSONLine.array(commands.map { command in
-            var c = JSONLine()
-            c.add("id", command.id)
-            c.add("vehicle", command.vehicle)
-            c.add("command", command.name)
-            c.add("sent_utc", UTCTimestamp(millisecondsSinceEpoch: command.sentUTCMs).iso8601)
-            c.add("state", command.state)
-            c.add("reason", command.reason)
-            return c.string
-        }))
+        out.addRaw("commands", json: JSONLine.array(commands.map { $0.json(withVehicle: true) }))
         print(out.string)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FairFuelConfiguration
 import FairFuelCore
 import FairFuelEdges
+import FairFuelPull
 import FairFuelReports
 import FairFuelStore
 import FairFuelWeb
@@ -30,8 +31,18 @@ struct WebCommand: ParsableCommand {
         var tlsCertificateFile: String?
         @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert; default: [web] tls_key_file.")
         var tlsKeyFile: String?
-        @Option(name: .customLong("hub-db"), help: "Serve the family view of every car from this hub database (`fairfuel hub --db`), read-only; --db is then the file of web users.")
+        @Option(name: .customLong("hub-db"), help: "Serve the family view of every car from this hub database (`fairfuel hub --db`), read-only unless --mqtt-url and --secrets are given; --db is then the file of web users.")
         var hubDatabase: String?
+        @Option(name: .customLong("mqtt-url"), help: "With --hub-db: send family users' corrections to the cars through this broker (mqtt://HOST[:PORT] or mqtts://), as `fairfuel hub command` does.")
+        var mqttURL: String?
+        @Option(help: "With --mqtt-url: a directory of the cars' pairing secrets, one file per car named <vehicle-id>.secret.")
+        var secrets: String?
+        @Option(help: "With --mqtt-url: the cars' topic prefix.")
+        var prefix = "fairfuel"
+        @Option(help: "With --mqtt-url: a file of two lines, the broker's user name and password, that only its owner may read.")
+        var credentials: String?
+        @Option(name: .customLong("ca-file"), help: "With an mqtts:// --mqtt-url: the broker's CA certificate.")
+        var caFile: String?
         @OptionGroup var store: StoreOptions
 
         func validate() throws {
@@ -39,6 +50,21 @@ struct WebCommand: ParsableCommand {
             if let uploadLimitKiB, !(64...65_536).contains(uploadLimitKiB) { throw ValidationError("--upload-limit-kib must be 64 to 65536") }
             if let idleExitSeconds, !(0...86_400).contains(idleExitSeconds) { throw ValidationError("--idle-exit-s must be 0 to 86400") }
             if (tlsCertificateFile == nil) != (tlsKeyFile == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
+            if (mqttURL == nil) != (secrets == nil) { throw ValidationError("--mqtt-url and --secrets go together: the broker and the secrets that sign the commands") }
+            if let mqttURL {
+                guard hubDatabase != nil else { throw ValidationError("--mqtt-url sends corrections from the hub's app: give --hub-db too") }
+                if let problem = UplinkEndpoint.problem(with: mqttURL) { throw ValidationError("--mqtt-url \(mqttURL): \(problem)") }
+                if let problem = HubBroker.prefixProblem(prefix) { throw ValidationError("--prefix \(prefix): \(problem)") }
+                if UplinkEndpoint.parse(mqttURL)?.tls == true, caFile == nil { throw ValidationError("mqtts:// needs --ca-file") }
+            }
+        }
+
+        /// The broker and secrets that corrections go down with, when given.
+        func corrections() throws(WebError) -> HubCorrections? {
+            guard let mqttURL, let secrets, let endpoint = UplinkEndpoint.parse(mqttURL) else { return nil }
+            let broker = HubBroker(
+                url: mqttURL, host: endpoint.host, port: endpoint.port, tls: endpoint.tls, prefix: prefix, caFile: caFile, credentialsFile: credentials)
+            return try HubCorrections(broker: broker, secretsDirectory: secrets)
         }
 
         /// The certificate and key the options or the profile name, read now: a missing or unreadable
@@ -70,7 +96,7 @@ struct WebCommand: ParsableCommand {
                     do { return .answered(try control.exchange(request, seconds: seconds)) } catch { return .notRunning("\(error)") }
                 }, tls: try tls(web))
             let app: WebApp
-            do { app = try WebApp(configuration: configuration, hub: try hubDatabase.map { path throws(WebError) in try HubFamily(path: path) }) } catch {
+            do { app = try WebApp(configuration: configuration, hub: try hubDatabase.map { path throws(WebError) in try HubFamily(path: path, corrections: try corrections()) }) } catch {
                 throw UserFacingError("\(error)")
             }
             try WebServer.runBlocking(app, idleExitSeconds: idleExitSeconds ?? web.idleExitSeconds) { port in

@@ -35,6 +35,8 @@ def op(summary, responses, errs, request=None, params=None, change=False, public
 
 TRIP_ID = {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "pattern": "^u?[0-9]+$"},
            "description": "A trip (42) or untracked driving (u7)"}
+VEHICLE_ID = {"name": "vehicle", "in": "path", "required": True, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,64}$"},
+              "description": "The car's vehicle id (its topic level)"}
 NUMERIC_ID = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
 ref = lambda name: {"$ref": "#/components/schemas/" + name}
 arr = lambda items: {"type": "array", "items": items}
@@ -53,6 +55,9 @@ schemas = {
                                   "kept_settled": {"type": "boolean"},
                                   "shares": arr({"type": "object", "properties": {
                                       "driver": nullable("string"), "before_cents": nullable("integer"), "after_cents": nullable("integer")}})}},
+    "HubCommand": {"type": "object", "required": ["id", "command", "sent_utc", "state"], "properties": {
+        "id": {"type": "string"}, "command": {"type": "string"}, "sent_utc": {"type": "string"},
+        "state": {"enum": ["pending", "applied", "refused", "already_applied"]}, "reason": nullable("string")}},
     "Refuel": {"type": "object", "required": ["id", "at_utc", "liters", "cost_cents", "full"],
                "properties": {"id": {"type": "integer"}, "at_utc": nullable("string"), "liters": {"type": "number"},
                               "cost_cents": {"type": "integer"}, "currency": nullable("string"), "full": {"type": "boolean"},
@@ -142,7 +147,7 @@ paths = {
         request={"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}, params=[NUMERIC_ID], change=True)},
     "/api/v1/drivers/{id}/remove": {"post": op("Remove a driver (family); their trips keep their name", ok(ref("Driver")), CHANGE_ERRORS,
         params=[NUMERIC_ID], change=True)},
-    "/api/v1/family": {"get": op("The hub's family view of every car, read-only (fairfuel web --hub-db; 404 on a car)",
+    "/api/v1/family": {"get": op("The hub's family view of every car (fairfuel web --hub-db; 404 on a car); read_only unless the app sends corrections (--mqtt-url, --secrets)",
         ok({"type": "object", "required": ["read_only", "people", "month", "all_time", "cars"], "properties": {
             "read_only": {"type": "boolean"}, "note": {"type": "string"},
             "people": arr({"type": "object", "description": "What `fairfuel family --json` prints", "properties": {
@@ -152,9 +157,31 @@ paths = {
             "month": ref("Summary"), "all_time": ref("Summary"),
             "cars": arr({"type": "object", "required": ["car"], "properties": {
                 "car": {"type": "string"}, "vehicle_id": nullable("string"), "month": ref("Summary"), "all_time": ref("Summary"),
-                "latest_trips": arr(ref("Trip")), "latest_refuels": arr(ref("Refuel"))}})}}),
+                "latest_trips": arr(ref("Trip")), "latest_refuels": arr(ref("Refuel")), "commands": arr(ref("HubCommand"))}})}}),
         READ_ERRORS, params=[{"name": "month", "in": "query", "schema": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"},
                               "description": "YYYY-MM on the family's calendar; default: this month"}])},
+    "/api/v1/family/cars/{vehicle}/commands": {
+        "get": op("The corrections the hub sent a car, newest first, each pending until the car answers (hub's app)",
+            ok({"type": "object", "required": ["vehicle_id", "read_only", "commands"], "properties": {
+                "vehicle_id": {"type": "string"}, "read_only": {"type": "boolean"}, "commands": arr(ref("HubCommand"))}}),
+            READ_ERRORS, params=[VEHICLE_ID]),
+        "post": op("Send a car a correction (family; hub's app with --mqtt-url and --secrets): signed with the car's pairing secret, "
+                   "published on <prefix>/<vehicle>/command, pending until the car answers; the fields are `fairfuel hub command`'s",
+            ok({"type": "object", "required": ["id", "vehicle_id", "command", "state"], "properties": {
+                "id": {"type": "string"}, "vehicle_id": {"type": "string"}, "command": {"type": "string"}, "state": {"enum": ["pending"]}}},
+               code="202", description="Published; pending until the car answers"),
+            CHANGE_ERRORS, params=[VEHICLE_ID], change=True, request={"type": "object", "required": ["action"], "properties": {
+                "action": {"enum": ["refuel add", "refuel edit", "refuel remove", "trip assign", "trip delete", "settle", "unsettle"]},
+                "at": {"type": "string", "description": "refuel add or edit: ISO 8601 (refuel add: default now)"},
+                "liters": {"type": "number", "exclusiveMinimum": 0}, "cost": {"type": "string", "description": "e.g. 54.32"},
+                "full": {"type": "boolean", "description": "refuel add: default true; refuel edit: as it is unless given"},
+                "odometer_km": {"type": "number", "minimum": 0}, "station": {"type": "string"}, "note": {"type": "string"},
+                "refuel": {"type": "string", "description": "refuel edit or remove: its id; settle, unsettle: ids separated by commas"},
+                "trip": {"type": "string", "description": "trip assign: 42 or u7, several separated by commas; trip delete: one"},
+                "driver": {"type": "string", "description": "trip assign: to whom"},
+                "confirm": {"type": "boolean", "description": "also when it moves a settled bill's split (the CLI's --force)"},
+                "command_id": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,64}$",
+                               "description": "default: a new one; the same id again is answered already_applied by the car"}}})},
     "/api/v1/openapi.json": {"get": {"summary": "This document", "security": [],
                                      "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
 }

@@ -26,6 +26,8 @@ public final class HubResendRequests {
 
     public let secretsDirectory: String
     public let maximumCars: Int
+    /// Where each car's secret is read: the same lookup the hub's web app signs with.
+    private let secrets: HubCommandSecrets
     /// Every car this run asked, or whose secret file could not be read: each is considered once.
     /// A car without a file is not remembered (messages under made-up vehicle ids add nothing); its
     /// file is looked for again at its next message, so a secret added while the hub runs is used.
@@ -40,6 +42,8 @@ public final class HubResendRequests {
         self.secretsDirectory = secretsDirectory
         self.maximumCars = maximumCars
         _ = try Self.entries(secretsDirectory)
+        guard let secrets = HubCommandSecrets(directory: secretsDirectory) else { throw .file("--secrets \(secretsDirectory): not a directory") }
+        self.secrets = secrets
     }
 
     /// The vehicle ids with a secret file, sorted (at most `maximumCars`).
@@ -55,14 +59,14 @@ public final class HubResendRequests {
     @discardableResult
     public func ask(_ vehicle: String, since: () throws(PullClientError) -> Int64) throws(PullClientError) -> Bool {
         guard !considered.contains(vehicle), considered.count < maximumCars, HubCollector.isPlainID(vehicle) else { return false }
-        let path = secretsDirectory + "/" + vehicle + Self.secretSuffix
-        guard FileOperations.exists(path) else { return false }
-        considered.insert(vehicle)
         let secret: PairingSecret
-        do { secret = try PairingSecret.read(file: path) } catch {
+        do throws(HubCommandSecrets.Problem) { secret = try secrets.secret(for: vehicle) } catch {
+            guard case .unreadable = error else { return false }
+            considered.insert(vehicle)
             problems.append("\(error)")
             return false
         }
+        considered.insert(vehicle)
         queue.append(Request(vehicle: vehicle, sinceMessageID: try since(), secret: secret))
         return true
     }

@@ -4,14 +4,17 @@ import FairFuelReports
 import FairFuelStore
 
 /// The hub's database (`fairfuel hub --db FILE`) as the web app reads it: every car's books joined
-/// into people by `FamilyBooks.load(pullsOrHubs:)`, the code `fairfuel family` runs. Read-only: a
-/// correction is made on the car, whose uplink brings it here.
+/// into people by `FamilyBooks.load(pullsOrHubs:)`, the code `fairfuel family` runs. Read-only unless
+/// it has `corrections` (a broker and the cars' secrets): then a family user's correction goes down
+/// to its car as a signed command, pending in the database until the car answers.
 public struct HubFamily: Sendable {
     public let path: String
+    public let corrections: HubCorrections?
 
     /// Checks that `path` is a hub's database and that its books load, without changing it.
-    public init(path: String) throws(WebError) {
+    public init(path: String, corrections: HubCorrections? = nil) throws(WebError) {
         self.path = path
+        self.corrections = corrections
         guard HubDatabaseViews.isSQLiteFile(path) else {
             throw .unavailable("no hub database at \(path): `fairfuel hub --db \(path)` writes one")
         }
@@ -28,6 +31,20 @@ public struct HubFamily: Sendable {
         }
     }
 
+    /// The car `vehicle` names among the hub's, or 404.
+    func car(_ vehicle: String) throws(WebError) -> FamilyBooks.Car {
+        guard let car = try books().cars.first(where: { $0.vehicleID == vehicle }) else {
+            throw .notFound("the hub has no car \(vehicle)")
+        }
+        return car
+    }
+
+    /// The commands sent to `vehicle`, newest first (none when the hub sends none).
+    func commands(_ vehicle: String) throws(WebError) -> [HubCommandEntry] {
+        guard corrections != nil else { return [] }
+        return try HubCorrections.commands(vehicle: vehicle, database: path)
+    }
+
     /// The books and the month shown: `text` (YYYY-MM) when given, else the month of `nowUTCMs` on the family's calendar.
     func view(month text: String?, nowUTCMs: Int64) throws(WebError) -> HubFamilyView {
         let books = try books()
@@ -37,6 +54,8 @@ public struct HubFamily: Sendable {
         } else {
             month = CalendarMonth(utcMs: nowUTCMs, in: books.units.timeZone)
         }
-        return HubFamilyView(books: books, month: month)
+        // Every car's commands in one read, newest first.
+        let commands = corrections == nil ? [:] : Dictionary(grouping: try HubCorrections.commands(vehicle: nil, database: path), by: \.vehicle)
+        return HubFamilyView(books: books, month: month, sendsCorrections: corrections != nil, commands: commands)
     }
 }

@@ -9,10 +9,17 @@ struct HubFamilyView {
     /// How many of each car's latest trips and refuels are shown.
     static let latestCount = 10
     static let readOnlyNote = "This is the hub's view of every car: it is read-only. Corrections (a trip's driver, a refuel, a bill) "
-        + "are made on the car's own app, and arrive here when the car next sends its records."
+        + "are made on the car's own app, and arrive here when the car next sends its records. (The hub sends them to the cars itself "
+        + "when its app is started with --mqtt-url and --secrets.)"
+    static let correctionsNote = "Corrections sent from here go to the car as signed commands: each is pending until the car answers, "
+        + "and its figures change here when the car sends its corrected records."
 
     let books: FamilyBooks
     let month: CalendarMonth
+    /// The app sends corrections to the cars (`--mqtt-url`, `--secrets`).
+    var sendsCorrections = false
+    /// Each car's commands by vehicle id, newest first.
+    var commands: [String: [HubCommandEntry]] = [:]
 
     var family: FamilyView { FamilyView(books) }
 
@@ -26,8 +33,8 @@ struct HubFamilyView {
     /// (with and without `--month`), each car's the same for that car alone.
     var json: String {
         var j = JSONLine()
-        j.add("read_only", true)
-        j.add("note", Self.readOnlyNote)
+        j.add("read_only", !sendsCorrections)
+        j.add("note", sendsCorrections ? Self.correctionsNote : Self.readOnlyNote)
         j.addRaw("people", json: family.json)
         j.addRaw("month", json: SummaryText.json(books.summary(month), cars: books.cars.map(\.label)))
         j.addRaw("all_time", json: SummaryText.json(books.summary(nil), cars: books.cars.map(\.label)))
@@ -35,6 +42,7 @@ struct HubFamilyView {
             var c = JSONLine()
             c.add("car", car.label)
             c.add("vehicle_id", car.vehicleID)
+            c.addRaw("commands", json: Self.commandsJSON(car.vehicleID.flatMap { commands[$0] } ?? []))
             c.addRaw("month", json: SummaryText.json(books.carSummary(car, month)))
             c.addRaw("all_time", json: SummaryText.json(books.carSummary(car, nil)))
             c.addRaw("latest_trips", json: TripText.jsonArray(Self.latestTrips(car)))
@@ -44,4 +52,7 @@ struct HubFamilyView {
         }))
         return j.string
     }
+
+    /// Commands as `/api/v1` gives them (`fairfuel hub status --json`'s fields).
+    static func commandsJSON(_ commands: [HubCommandEntry]) -> String { JSONLine.array(commands.map { $0.json(withVehicle: false) }) }
 }

@@ -11,9 +11,11 @@ enum HubPageViews {
     /// The hub's navigation: its one page (the car's pages do not exist here).
     static let links = "<a href=\"/family\">Family</a>"
 
-    static func family(_ view: HubFamilyView) -> String {
+    /// `notice`: what the last correction became (sent, or refused and why), shown first.
+    static func family(_ view: HubFamilyView, session: WebSession, notice: (text: String, kind: String)? = nil) -> String {
         let units = view.books.units
-        var body = H.message(HubFamilyView.readOnlyNote, kind: "warn")
+        var body = notice.map { H.message($0.text, kind: $0.kind) } ?? ""
+        body += H.message(view.sendsCorrections ? HubFamilyView.correctionsNote : HubFamilyView.readOnlyNote, kind: view.sendsCorrections ? "ok" : "warn")
         body += "<section class=\"card\" id=\"people\"><h2>\(H.h("Per person: \(view.month) and all time"))</h2>"
         body += people(month: view.books.summary(view.month), allTime: view.books.summary(nil), units: units) + "</section>"
         for (index, car) in view.books.cars.enumerated() {
@@ -22,7 +24,13 @@ enum HubPageViews {
             body += "<section class=\"card\" id=\"car-\(index)\"><h2>\(H.h(car.label))</h2>"
             body += people(month: view.books.carSummary(car, view.month), allTime: view.books.carSummary(car, nil), units: carUnits)
             body += "<h3>Latest trips</h3>" + trips(HubFamilyView.latestTrips(car), units: carUnits)
-            body += "<h3>Latest refuels</h3>" + refuels(HubFamilyView.latestRefuels(car), units: carUnits) + "</section>"
+            body += "<h3>Latest refuels</h3>" + refuels(HubFamilyView.latestRefuels(car), units: carUnits)
+            if view.sendsCorrections, let vehicle = car.vehicleID {
+                body += commands(view.commands[vehicle] ?? [], units: carUnits)
+                body += session.isFamily ? correctionForms(vehicle: vehicle, session: session)
+                    : "<p class=\"muted\">Only a family user sends corrections to the car.</p>"
+            }
+            body += "</section>"
         }
         if view.books.cars.isEmpty { body += H.message("The hub has received no car's records yet.", kind: "warn") }
         return body
@@ -46,20 +54,20 @@ enum HubPageViews {
     static func trips(_ trips: [TripRow], units u: DisplayUnits) -> String {
         guard !trips.isEmpty else { return "<p class=\"muted\">No trips yet.</p>" }
         return H.table(
-            ["Start (\(u.timeLabel))", "Driver", u.distanceUnit, u.volumeUnit],
+            ["Trip", "Start (\(u.timeLabel))", "Driver", u.distanceUnit, u.volumeUnit],
             trips.map { t in
-                [H.h(t.startUTCMs.map { u.minuteText(utcMs: $0) } ?? "?"), H.h(t.untracked ? "(untracked)" : t.driverName),
+                [H.h(t.reference), H.h(t.startUTCMs.map { u.minuteText(utcMs: $0) } ?? "?"), H.h(t.untracked ? "(untracked)" : t.driverName),
                  H.h(DisplayUnits.fixed(u.distance(meters: t.distanceMeters), 1)), H.h(DisplayUnits.fixed(u.volume(liters: t.fuelLiters), 2))]
-            }, numeric: [2, 3])
+            }, numeric: [3, 4])
     }
 
     static func refuels(_ splits: [RefuelSplit], units u: DisplayUnits) -> String {
         guard !splits.isEmpty else { return "<p class=\"muted\">No refuels yet.</p>" }
         return H.table(
-            ["When (\(u.timeLabel))", u.volumeUnit, "Cost", "Fill"],
+            ["Refuel", "When (\(u.timeLabel))", u.volumeUnit, "Cost", "Fill"],
             splits.map { s in
-                [H.h(u.minuteText(utcMs: s.refuel.atUTCMs)), H.h(DisplayUnits.fixed(u.volume(liters: s.refuel.liters), 2)),
+                [String(s.id), H.h(u.minuteText(utcMs: s.refuel.atUTCMs)), H.h(DisplayUnits.fixed(u.volume(liters: s.refuel.liters), 2)),
                  H.h(SplitText.units(u, currency: s.refuel.currency).moneyWithCurrency(s.refuel.cost)), s.refuel.fullTank ? "full" : "partial"]
-            }, numeric: [1, 2])
+            }, numeric: [2, 3])
     }
 }

@@ -4,13 +4,13 @@ import FairFuelStore
 
 /// The words after `fairfuel hub command [options]`, read into a command's operation: the car's
 /// own CLI words (`refuel add --liters 40 ...`, `trip assign 42,u7 Anna`), so a family types the
-/// same correction at the hub as on the car.
-enum HubCommandWords {
-    struct Problem: Error {
-        var message: String
+/// same correction at the hub as on the car (and the hub's web app's forms, `HubCommandWords+Form`).
+public enum HubCommandWords {
+    public struct Problem: Error, Sendable {
+        public var message: String
     }
 
-    static func operation(_ words: [String]) throws(Problem) -> FleetCommand.Operation {
+    public static func operation(_ words: [String]) throws(Problem) -> FleetCommand.Operation {
         var rest = words[...]
         let verb = [rest.popFirst(), rest.first.flatMap { $0.hasPrefix("-") ? nil : $0 }].compactMap { $0 }
         switch verb.first {

@@ -1,5 +1,5 @@
 import FairFuelDomain
-@testable import fairfuel
+@testable import FairFuelPull
 import Testing
 
 /// `fairfuel hub command`'s words, read into a command as the car's own CLI words are: each

@@ -1,0 +1,52 @@
+import FairFuelDomain
+@testable import FairFuelPull
+import Testing
+
+/// The hub's web forms read as `fairfuel hub command`'s words: the same operation as the CLI line,
+/// the same messages for the same mistakes.
+@Suite struct HubCommandFormTests {
+    static func cli(_ line: String) throws -> FleetCommand.Operation {
+        try HubCommandWords.operation(line.split(separator: " ").map(String.init))
+    }
+
+    @Test func eachFormIsTheCLIsLine() throws {
+        let cases: [(String, [String: String], String)] = [
+            ("refuel add", ["at": "2026-11-25T17:20Z", "liters": "41.2", "cost": "73.96", "full": "1", "odometer_km": "", "station": "Aral"],
+             "refuel add --at 2026-11-25T17:20Z --liters 41.2 --cost 73.96 --station Aral"),
+            ("refuel add", ["at": "2026-11-25T17:20Z", "liters": "12", "cost": "20", "odometer_km": "12000"],
+             "refuel add --at 2026-11-25T17:20Z --liters 12 --cost 20 --odometer-km 12000 --partial"),
+            ("refuel edit", ["refuel": "3", "cost": "60.10", "full": "0"], "refuel edit 3 --cost 60.10 --partial"),
+            ("refuel edit", ["refuel": "3", "liters": "40", "full": ""], "refuel edit 3 --liters 40"),
+            ("refuel remove", ["refuel": "3"], "refuel remove 3"),
+            ("trip assign", ["trip": "42,u7", "driver": "Anna"], "trip assign 42,u7 Anna"),
+            ("trip delete", ["trip": "42"], "trip delete 42"),
+            ("settle", ["refuel": "12, 13"], "settle 12 13"),
+            ("unsettle", ["refuel": "12"], "unsettle 12"),
+        ]
+        for (action, fields, line) in cases {
+            let (operation, force) = try HubCommandWords.operation(action: action, fields: fields)
+            #expect(operation == (try Self.cli(line)), "\(action) \(fields)")
+            #expect(!force)
+        }
+        #expect(try HubCommandWords.operation(action: "settle", fields: ["refuel": "1", "confirm": "1"]).force)
+    }
+
+    @Test func aWrongFormGetsTheCLIsMessage() {
+        let cases: [(String, [String: String], String)] = [
+            ("launch", [:], "action: say one of"),
+            ("refuel add", ["liters": "40", "cost": "1"], "--at is needed"),
+            ("refuel add", ["at": "2026-11-25T17:20Z", "liters": "lots", "cost": "1"], "--liters lots is not a number"),
+            ("refuel edit", ["liters": "40"], "refuel: say which refuel"),
+            ("trip assign", ["trip": "42"], "driver: say to whom"),
+            ("settle", ["refuel": "0"], "positive ids"),
+        ]
+        for (action, fields, message) in cases {
+            do throws(HubCommandWords.Problem) {
+                _ = try HubCommandWords.operation(action: action, fields: fields)
+                Issue.record("\(action) \(fields) was read")
+            } catch {
+                #expect(error.message.contains(message), "\(action): \(error.message)")
+            }
+        }
+    }
+}
