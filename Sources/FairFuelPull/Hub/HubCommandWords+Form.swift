@@ -5,7 +5,7 @@ import FairFuelDomain
 /// `trip` and `driver`, read by the one parser `fairfuel hub command` uses.
 extension HubCommandWords {
     /// What a form may ask for, as `fairfuel hub command` says it.
-    public static let formActions = ["refuel add", "refuel edit", "refuel remove", "trip assign", "trip delete", "settle", "unsettle"]
+    public static let formActions = ["refuel add", "refuel edit", "refuel remove", "trip assign", "trip move", "trip delete", "settle", "unsettle", "baseline mark"]
 
     /// The operation a form asks for, and whether it confirmed a warning (`confirm`: the CLI's `--force`).
     public static func operation(action: String, fields: [String: String]) throws(Problem) -> (operation: FleetCommand.Operation, force: Bool) {
@@ -43,8 +43,12 @@ extension HubCommandWords {
             words.append(try required("refuel", "which refuel"))
         case "trip assign":
             words += [try required("trip", "which trip (42, or u7 for untracked driving)"), try required("driver", "to whom")]
+        case "trip move":
+            words += [try required("trip", "which recorded trip (42)"), try required("driver", "to whom")]
         case "trip delete":
             words.append(try required("trip", "which trip"))
+        case "baseline mark":
+            option("at")
         default:  // settle, unsettle: the refuels' ids, separated by commas or spaces
             words += try required("refuel", "which refuels").split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         }

@@ -46,8 +46,12 @@ extension HubPageViews {
             + form("refuel remove", "Remove a refuel", refuelID)
             + form("trip assign", "Give trips to a driver",
                    input("trip", "Trips (42, or u7 for untracked driving; commas between)", required: true) + input("driver", "Driver", required: true))
+            + form("trip move", "Move a recorded trip to another driver",
+                   input("trip", "Trip (42)", required: true, numeric: true) + input("driver", "Driver", required: true))
             + form("trip delete", "Delete a trip", input("trip", "Trip", required: true))
             + form("settle", "Settle bills", input("refuel", "Refuels (commas between)", required: true), confirm: false)
             + form("unsettle", "Unsettle bills", input("refuel", "Refuels (commas between)", required: true), confirm: false)
+            + form("baseline mark", "Mark the tank's level as the start of the bills (the car was filled to the top)",
+                   input("at", "When (UTC, empty: now)", placeholder: "2026-11-20T08:00Z"), confirm: false)
     }
 }

@@ -19,7 +19,10 @@ import Testing
             ("refuel edit", ["refuel": "3", "liters": "40", "full": ""], "refuel edit 3 --liters 40"),
             ("refuel remove", ["refuel": "3"], "refuel remove 3"),
             ("trip assign", ["trip": "42,u7", "driver": "Anna"], "trip assign 42,u7 Anna"),
+            ("trip move", ["trip": "42", "driver": "Bob"], "trip move 42 Bob"),
             ("trip delete", ["trip": "42"], "trip delete 42"),
+            ("baseline mark", ["at": "2026-11-20T08:00Z"], "baseline mark --at 2026-11-20T08:00Z"),
+            ("baseline mark", [:], "baseline mark"),
             ("settle", ["refuel": "12, 13"], "settle 12 13"),
             ("unsettle", ["refuel": "12"], "unsettle 12"),
         ]
@@ -38,6 +41,8 @@ import Testing
             ("refuel add", ["at": "2026-11-25T17:20Z", "liters": "lots", "cost": "1"], "--liters lots is not a number"),
             ("refuel edit", ["liters": "40"], "refuel: say which refuel"),
             ("trip assign", ["trip": "42"], "driver: say to whom"),
+            ("trip move", ["driver": "Bob"], "trip: say which recorded trip (42)"),
+            ("trip move", ["trip": "u7", "driver": "Bob"], "untracked driving (u7) is given with `trip assign`"),
             ("settle", ["refuel": "0"], "positive ids"),
         ]
         for (action, fields, message) in cases {
