@@ -8,6 +8,7 @@ import FairFuelStore
 /// correction is made on the car, whose uplink brings it here.
 public struct HubFamily: Sendable {
     public let path: String
+    private let cache: HubBooksCache
 
     /// Checks that `path` is a hub's database and that its books load, without changing it.
     public init(path: String) throws(WebError) {
@@ -18,15 +19,12 @@ public struct HubFamily: Sendable {
         guard HubRecordStore.isHubDatabase(path: path) else {
             throw .unavailable("\(path) is a SQLite database but not a hub's (`fairfuel hub --db FILE` writes one; a car's store is served with --db alone)")
         }
+        cache = try HubBooksCache(path: path)
         _ = try books()
     }
 
-    /// Every car's books, read now (the hub writes as cars send).
-    func books() throws(WebError) -> FamilyBooks {
-        do { return try FamilyBooks.load(pullsOrHubs: [path]) } catch {
-            throw .unavailable("cannot read the hub database \(path): \(error)")
-        }
-    }
+    /// Every car's books as the hub has written them (as cars send), read again after each commit.
+    func books() throws(WebError) -> FamilyBooks { try cache.books() }
 
     /// The books and the month shown: `text` (YYYY-MM) when given, else the month of `nowUTCMs` on the family's calendar.
     func view(month text: String?, nowUTCMs: Int64) throws(WebError) -> HubFamilyView {
