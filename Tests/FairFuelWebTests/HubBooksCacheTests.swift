@@ -4,9 +4,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The hub's books are kept between requests and read again once the hub commits a record.
+/// The hub's books and views are kept between requests and made again once the hub commits a record.
 @Suite struct HubBooksCacheTests {
-    @Test func aRecordTheHubCommitsIsInTheBooksReadNext() throws {
+    @Test func aRecordTheHubCommitsIsInTheViewMadeNextAndTheKeptViewsAreBounded() throws {
         let directory = NSTemporaryDirectory() + "fairfuel-hubcache-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -15,6 +15,11 @@ import TestSupport
         let golf = HubFamilyWebTests.golf
         func golfTrips() throws -> [Int64] { try family.books().cars.first { $0.vehicleID == golf }?.trips.map(\.id) ?? [] }
         #expect(try golfTrips().count == 3)
+        let now: Int64 = 1_796_000_000_000  // in November 2026
+        let novemberBefore = try family.json(month: nil, nowUTCMs: now)
+        let novemberAsked = try family.json(month: "2026-11", nowUTCMs: now)
+        #expect(!(try family.page(month: nil, nowUTCMs: now)).contains("2026-11-28"))
+        #expect(!novemberBefore.contains("\"id\":4,") && novemberAsked == novemberBefore)
         let version = try HubDataVersion(path: path)
         let before = try version.current()
         #expect(try golfTrips().count == 3 && (try version.current()) == before, "reading the books commits nothing")
@@ -24,6 +29,13 @@ import TestSupport
         let trip = HubFamilyWebTests.trip(golf, name: "Golf", id: 4, driver: "Bob", start: "2026-11-28T07:41:03.000Z", km: 5, liters: 0.4)
         #expect(try hub.offer(vehicle: golf, kind: "trip", id: 4, revision: 0, deleted: false, messageID: 4, payload: trip, storedUTCMs: 1_795_000_000_000) == .kept)
         #expect(try version.current() != before)
-        #expect(try golfTrips().count == 4, "the page after the commit shows the new trip")
+        #expect(try golfTrips().count == 4, "the books after the commit hold the new trip")
+        let novemberAfter = try family.json(month: nil, nowUTCMs: now)
+        #expect(novemberAfter.contains("\"id\":4,") && novemberAfter != novemberBefore, "the view made again after the commit")
+        #expect(try family.page(month: nil, nowUTCMs: now).contains("2026-11-28"), "the page made again shows the new trip's day")
+
+        // A month asked in the URL is kept, but not without bound.
+        for year in 2000..<2040 { _ = try family.json(month: "\(year)-01", nowUTCMs: now) }
+        #expect(family.cache.renderedCount <= HubBooksCache.renderedLimit)
     }
 }

@@ -8,7 +8,7 @@ import FairFuelStore
 /// correction is made on the car, whose uplink brings it here.
 public struct HubFamily: Sendable {
     public let path: String
-    private let cache: HubBooksCache
+    let cache: HubBooksCache
 
     /// Checks that `path` is a hub's database and that its books load, without changing it.
     public init(path: String) throws(WebError) {
@@ -25,6 +25,18 @@ public struct HubFamily: Sendable {
 
     /// Every car's books as the hub has written them (as cars send), read again after each commit.
     func books() throws(WebError) -> FamilyBooks { try cache.books() }
+
+    /// The family page's body for the month asked (`view(month:nowUTCMs:)`), made once per month and commit.
+    func page(month text: String?, nowUTCMs: Int64) throws(WebError) -> String {
+        let view = try view(month: text, nowUTCMs: nowUTCMs)
+        return try cache.rendered("page \(view.month)") { books throws(WebError) in HubPageViews.family(HubFamilyView(books: books, month: view.month)) }
+    }
+
+    /// `/api/v1/family` for the month asked, made once per month and commit.
+    func json(month text: String?, nowUTCMs: Int64) throws(WebError) -> String {
+        let view = try view(month: text, nowUTCMs: nowUTCMs)
+        return try cache.rendered("json \(view.month)") { books throws(WebError) in HubFamilyView(books: books, month: view.month).json }
+    }
 
     /// The books and the month shown: `text` (YYYY-MM) when given, else the month of `nowUTCMs` on the family's calendar.
     func view(month text: String?, nowUTCMs: Int64) throws(WebError) -> HubFamilyView {
