@@ -72,7 +72,7 @@ public struct LineChart: Sendable, Equatable {
             let points = line.values.prefix(labels.count).enumerated().compactMap { index, value in value.map { (x(index), y($0)) } }
             let look = Self.stroke(number, of: series.count)
             if points.count >= 2 {
-                svg += "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(look.width)\"\(look.dashed ? " stroke-dasharray=\"9 5\"" : "") "
+                svg += "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(look.width)\"\(look.dashed ? " stroke-dasharray=\"12 8\"" : "") "
                     + "points=\"\(points.map { "\($0.0),\($0.1)" }.joined(separator: " "))\"/>\n"
             }
             for point in points { svg += "<circle cx=\"\(point.0)\" cy=\"\(point.1)\" r=\"\(look.radius)\" fill=\"\(colour)\"/>" }
@@ -89,7 +89,8 @@ public struct LineChart: Sendable, Equatable {
     /// stay visible instead of the last drawn hiding the others.
     static func stroke(_ number: Int, of count: Int) -> (width: Int, radius: Int, dashed: Bool) {
         let below = min(count - 1 - number, 3)
-        return (3 + 2 * below, 4 + 2 * below, number > 0)
+        // Steps of 3 px: at a phone's width the chart is drawn at less than half size.
+        return (3 + 3 * below, 4 + 3 * below, number > 0)
     }
 
     /// The numbers drawn, one row per label and one column per series: the chart's text alternative.
