@@ -70,16 +70,27 @@ public struct LineChart: Sendable, Equatable {
             let legendX = left + 10 + spacing * number
             let colour = Self.colours[number % Self.colours.count]
             let points = line.values.prefix(labels.count).enumerated().compactMap { index, value in value.map { (x(index), y($0)) } }
+            let look = Self.stroke(number, of: series.count)
             if points.count >= 2 {
-                svg += "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"3\" points=\"\(points.map { "\($0.0),\($0.1)" }.joined(separator: " "))\"/>\n"
+                svg += "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(look.width)\"\(look.dashed ? " stroke-dasharray=\"12 8\"" : "") "
+                    + "points=\"\(points.map { "\($0.0),\($0.1)" }.joined(separator: " "))\"/>\n"
             }
-            for point in points { svg += "<circle cx=\"\(point.0)\" cy=\"\(point.1)\" r=\"5\" fill=\"\(colour)\"/>" }
+            for point in points { svg += "<circle cx=\"\(point.0)\" cy=\"\(point.1)\" r=\"\(look.radius)\" fill=\"\(colour)\"/>" }
             svg += "\n<rect x=\"\(legendX)\" y=\"\(height - 22)\" width=\"14\" height=\"14\" fill=\"\(colour)\"/>"
             svg += "<text x=\"\(legendX + 20)\" y=\"\(height - 10)\">\(GPXWriter.escape(line.name))</text>\n"
         }
         let unitX = series.count <= 2 ? left + 320 : min(width - 70, left + 10 + spacing * series.count)
         svg += "<text x=\"\(unitX)\" y=\"\(height - 10)\">\(GPXWriter.escape(unit))</text>\n"
         return svg + "</svg>\n"
+    }
+
+    /// How series `number` of `count` is drawn: each later one narrower, with smaller points, and dashed
+    /// over the ones before, so that lines with the same values (an estimate the pump confirmed) all
+    /// stay visible instead of the last drawn hiding the others.
+    static func stroke(_ number: Int, of count: Int) -> (width: Int, radius: Int, dashed: Bool) {
+        let below = min(count - 1 - number, 3)
+        // Steps of 3 px: at a phone's width the chart is drawn at less than half size.
+        return (3 + 3 * below, 4 + 3 * below, number > 0)
     }
 
     /// The numbers drawn, one row per label and one column per series: the chart's text alternative.

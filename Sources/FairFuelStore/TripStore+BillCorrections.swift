@@ -40,6 +40,8 @@ extension TripStore {
             if let cost = edit.cost { refuel.cost = cost }
             if let full = edit.fullTank { refuel.fullTank = full }
             if let odometer = edit.odometerKilometers { refuel.odometerKilometers = odometer }
+            // A year typed wrong is told as such, before what it would upset (the odometer's order).
+            if let at = edit.atUTCMs, at != previousAt { try refuseBeforeFirstRecord(refuel: id, atUTCMs: at) }
             var checked = refuel
             checked.currency = nil  // the bill keeps its own currency, whatever the vehicle's is now
             try validate(checked, vehicle: vehicle, excluding: id)

@@ -185,6 +185,22 @@ extension TripStore {
             what, atUTCMs: atUTCMs, settled: settled, settledBillUTCMs: settledAt, previousUTCMs: previous)
     }
 
+    /// Refuses moving refuel `id` to `atUTCMs` before the car's first record (a session, untracked driving,
+    /// a refuel or baseline mark, this one where it is now): a typo in the year, whose bill would hold no
+    /// driving. A first fill-up before tracking stays where it was entered, or moves later.
+    func refuseBeforeFirstRecord(refuel id: Int64, atUTCMs: Int64) throws {
+        let first = try connection.scalarInt(
+            """
+            SELECT MIN(t) FROM (SELECT MIN(start_utc_ms) AS t FROM sessions
+                                UNION ALL SELECT MIN(from_utc_ms) FROM untracked_driving
+                                UNION ALL SELECT MIN(at_utc_ms) FROM refuels)
+            """)
+        guard let first, atUTCMs < first else { return }
+        throw StoreError.invalid(
+            "refuel \(id) moved to \(UTCTimestamp(millisecondsSinceEpoch: atUTCMs).iso8601) is before the car's first record "
+                + "(\(UTCTimestamp(millisecondsSinceEpoch: first).iso8601)): check the date")
+    }
+
     /// Refuses a change to a settled bill, or to one that does not exist.
     func requireUnsettled(refuel id: Int64) throws {
         let rows = try connection.query("SELECT settled_utc_ms FROM refuels WHERE id = ?", .integer(id)) { $0.optionalInt64(0) }

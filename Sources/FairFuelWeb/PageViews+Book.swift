@@ -33,13 +33,16 @@ extension PageViews {
     static func refuelEdit(id: Int64, _ bill: RefuelInput, units u: DisplayUnits, session: WebSession, values: [String: String]? = nil, error: String? = nil) -> String {
         let volumeName = u.litersPerGallon == nil ? "liters" : "gallons"
         let shown = values ?? [
+            "at": u.minuteText(utcMs: bill.atUTCMs).replacing(" ", with: "T"),
             volumeName: DisplayUnits.fixed(u.volume(liters: bill.liters), 2), "cost": u.moneyText(bill.cost),
             "odometer_km": bill.odometerKilometers.map { DisplayUnits.fixed($0, 1) } ?? "",
         ]
         let full = values.map { $0["full"] != nil } ?? bill.fullTank
         return (error.map { H.message($0, kind: "err") } ?? "")
             + "<p class=\"muted\">Refuel \(id) of \(H.h(u.minuteText(utcMs: bill.atUTCMs)))\(bill.station.map { " at " + H.h($0) } ?? "")</p>"
-            + "<form class=\"card\" method=\"post\" action=\"/refuels/\(id)/edit\">\(H.csrfField(session))" + volumeField(units: u, values: shown)
+            + "<form class=\"card\" method=\"post\" action=\"/refuels/\(id)/edit\">\(H.csrfField(session))"
+            + "<label for=\"at\">When (\(H.h(u.timeZoneText)))</label><input id=\"at\" name=\"at\" type=\"datetime-local\" required "
+            + "value=\"\(H.h(shown["at"] ?? ""))\">" + volumeField(units: u, values: shown)
             + "<label for=\"cost\">Total cost (\(H.h(u.currency)))</label><input id=\"cost\" name=\"cost\" inputmode=\"decimal\" required value=\"\(H.h(shown["cost"] ?? ""))\">"
             + "<label><input type=\"checkbox\" name=\"full\" value=\"1\"\(full ? " checked" : "")>Filled to the top</label>"
             + "<label for=\"odometer_km\">Odometer (km; empty: none)</label><input id=\"odometer_km\" name=\"odometer_km\" type=\"number\" "

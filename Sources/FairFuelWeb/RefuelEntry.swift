@@ -18,11 +18,16 @@ enum RefuelEntry {
     }
 
     /// `fairfuel refuel edit`'s change from the edit form: only what differs from the refuel as it is
-    /// (an emptied odometer forgets the reading).
+    /// (an emptied odometer forgets the reading; `at`, the car's local time to the minute, moves it).
     static func edit(
-        of bill: RefuelInput, liters: String?, gallons: String?, cost: String?, full: Bool, odometerKilometers: String?, units: DisplayUnits
+        of bill: RefuelInput, at: String? = nil, liters: String?, gallons: String?, cost: String?, full: Bool, odometerKilometers: String?,
+        units: DisplayUnits, nowUTCMs: Int64
     ) throws(WebError) -> RefuelEdit {
         var edit = RefuelEdit()
+        // The form shows the time to the minute: the same minute is no move.
+        if let at, !at.isEmpty, at.replacing("T", with: " ") != units.minuteText(utcMs: bill.atUTCMs) {
+            edit.atUTCMs = try instant(at, units: units, nowUTCMs: nowUTCMs)
+        }
         let volume = try self.liters(liters: liters, gallons: gallons, units: units)
         // The form shows the volume rounded to 2 decimals in the car's unit: the same text is no change.
         if DisplayUnits.fixed(units.volume(liters: volume), 2) != DisplayUnits.fixed(units.volume(liters: bill.liters), 2) { edit.liters = volume }
@@ -35,6 +40,18 @@ enum RefuelEntry {
             edit.odometerKilometers = .some(reading)
         }
         return edit
+    }
+
+    /// The instant a typed time names (`fairfuel refuel edit --at`'s rules: without an offset the car's
+    /// wall clock, a time that clock skipped or one that has not come yet refused).
+    static func instant(_ text: String, units: DisplayUnits, nowUTCMs: Int64) throws(WebError) -> Int64 {
+        do {
+            let instant = try RefuelTime.instant(text, units: units)
+            try RefuelTime.refuseFuture(instant, nowUTCMs: nowUTCMs, units: units)
+            return instant
+        } catch {
+            throw .badRequest("at: \(error)")
+        }
     }
 
     /// The volume in litres from `liters`, or from `gallons` in the vehicle's gallon (US, or imperial for `uk`).

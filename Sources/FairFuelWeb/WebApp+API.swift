@@ -16,6 +16,8 @@ extension WebApp {
     struct RenameBody: Decodable { var name: String }
     struct LearnBody: Decodable { var step: String }
     struct RefuelEditBody: Decodable {
+        /// ISO 8601; without an offset, the car's local time.
+        var at: String?
         var liters: Double?
         var cost: String?
         var full: Bool?
@@ -165,6 +167,7 @@ extension WebApp {
             let id = try refuelID(context)
             let units = try await book.units()
             var edit = RefuelEdit()
+            if let at = body.at { edit.atUTCMs = try RefuelEntry.instant(at, units: units, nowUTCMs: configuration.nowUTCMs()) }
             if let liters = body.liters { edit.liters = try RefuelEntry.liters(liters: String(liters), gallons: nil, units: units) }
             if let cost = body.cost { edit.cost = try RefuelEntry.money(cost, units: units) }
             edit.fullTank = body.full

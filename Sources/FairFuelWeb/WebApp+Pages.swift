@@ -140,8 +140,8 @@ extension WebApp {
             let units = try await book.units()
             do throws(WebError) {
                 let edit = try RefuelEntry.edit(
-                    of: bill, liters: form["liters"], gallons: form["gallons"], cost: form["cost"], full: form["full"] != nil,
-                    odometerKilometers: form["odometer_km"], units: units)
+                    of: bill, at: form["at"], liters: form["liters"], gallons: form["gallons"], cost: form["cost"], full: form["full"] != nil,
+                    odometerKilometers: form["odometer_km"], units: units, nowUTCMs: configuration.nowUTCMs())
                 let change = try await book.editRefuel(id: id, edit, confirmed: form["confirm"] != nil)
                 let body = PageViews.change("refuel \(id) corrected; bills re-split, calibration relearnt", change: change, units: units)
                 return HTMLPage.response(HTMLPage.page("Refuel \(id) corrected", session: session, body: body))

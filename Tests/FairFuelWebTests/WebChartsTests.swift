@@ -76,4 +76,36 @@ import TestSupport
         #expect(svg.components(separatedBy: "<circle").count == 3 && !svg.contains("<polyline"))
         #expect(LineChart(title: "t", unit: "u", labels: ["x"], series: [.init(name: "s", values: [nil])]).isEmpty)
     }
+
+    /// The polylines of an SVG chart: each one's stroke width, whether it is dashed, and its point count.
+    static func polylines(_ svg: String) -> [(width: Int, dashed: Bool, points: Int)] {
+        svg.components(separatedBy: "<polyline ").dropFirst().map { element in
+            let tag = String(element.prefix { $0 != ">" })
+            func attribute(_ name: String) -> String? {
+                tag.components(separatedBy: " \(name)=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
+                    ?? (tag.hasPrefix("\(name)=\"") ? String(tag.dropFirst(name.count + 2).prefix { $0 != "\"" }) : nil)
+            }
+            return (Int(attribute("stroke-width") ?? "") ?? 0, attribute("stroke-dasharray") != nil,
+                    attribute("points")?.split(separator: " ").count ?? 0)
+        }
+    }
+
+    /// The estimate and the pump agree to the litre when the calibration is right (the demo's week):
+    /// the two lines then lie on one another, and each must still be seen, not the last drawn alone.
+    @Test func coincidingEstimatedAndRealLinesAreBothDrawnAndBothVisible() {
+        let day: Int64 = 86_400_000, start: Int64 = 1_772_496_000_000
+        let periods = [(5.78, 5.776, 57_723.0), (2.96, 2.963, 31_919.0), (4.1, 4.1, 41_000.0)].enumerated().map { index, figures in
+            FullFillPeriod(
+                fromUTCMs: start + Int64(index) * day, toUTCMs: start + Int64(index + 1) * day, pumpedLiters: figures.0,
+                estimatedLiters: figures.1, trackedMeters: figures.2, odometerKilometers: nil)
+        }
+        let chart = HTMLReport.trend(periods, units: DisplayUnits(units: "metric", currency: "EUR", currencyMinorDigits: 2), title: "t")
+        #expect(chart.series.map(\.name) == ["estimated", "real (pump)"])
+        let lines = Self.polylines(chart.svg())
+        #expect(lines.map(\.points) == [3, 3], "one line of three points per named series: \(lines)")
+        // Each later line narrower and dashed over the one before: the one under it shows at its sides and through its gaps.
+        #expect(lines.count == 2 && lines[1].width < lines[0].width && lines[1].dashed && !lines[0].dashed, "\(lines)")
+        let table = Self.rows(chart.table())
+        #expect(table.count == 3 && table.values.allSatisfy { $0[0] == $0[1] }, "the numbers agree: \(table)")
+    }
 }

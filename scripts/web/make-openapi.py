@@ -123,6 +123,8 @@ paths = {
                    change=True)},
     "/api/v1/refuels/{id}/edit": {"post": op("Correct a refuel (family): what is given changes; bills re-split",
         ok(ref("RefuelChange")), CHANGE_ERRORS, request={"type": "object", "properties": {
+            "at": {"type": "string", "description": "When (ISO 8601; without an offset, the car's local time): moves the refuel, "
+                   "refused in the future, before the car's first record or inside a settled bill's period"},
             "liters": {"type": "number", "exclusiveMinimum": 0}, "cost": {"type": "string", "pattern": "^[0-9]+([.,][0-9]{1,3})?$"},
             "full": {"type": "boolean"}, "odometer_km": {"type": "number", "minimum": 0}, "confirm": {"type": "boolean"}}},
         params=[NUMERIC_ID], change=True)},

@@ -53,9 +53,10 @@ def free_port():
 
 
 class Server:
-    def __init__(self, db, control=None):
+    def __init__(self, db, control=None, hub=None):
+        """`fairfuel web` on the car's store `db`; with `hub`, the hub's family view of that database (`db`: its users)."""
         self.port = free_port()
-        self.process = subprocess.Popen([FAIRFUEL, "web", "--db", db, "--listen", f"127.0.0.1:{self.port}"],
+        self.process = subprocess.Popen([FAIRFUEL, "web", "--db", db, "--listen", f"127.0.0.1:{self.port}", *(["--hub-db", hub] if hub else [])],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                                         env={**os.environ, "FAIRFUEL_CONTROL": control or db + ".no-control-socket"})
         deadline = time.monotonic() + 30
@@ -125,7 +126,7 @@ def browser():
     driver.quit()
 
 
-def log_in(browser, server, user):
+def log_in(browser, server, user, landing="/"):
     from selenium.webdriver.common.by import By
     browser.delete_all_cookies()
     browser.get(server.url + "/login")
@@ -136,7 +137,7 @@ def log_in(browser, server, user):
     name.send_keys(user[0])
     password.send_keys(user[1])
     browser.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-    wait_for_page(browser, lambda b: b.current_url.rstrip("/") == server.url)
+    wait_for_page(browser, lambda b: b.current_url.rstrip("/") == (server.url + landing).rstrip("/"))
 
 
 def wait_for_page(browser, condition):
@@ -268,6 +269,22 @@ def test_without_a_session_the_api_is_401_and_a_foreign_form_is_refused(server):
     assert status == 403
 
 
+def schemathesis(server, directory, source, operations=(), examples=None):
+    """Schemathesis against the served document with a family session (`operations`: only these
+    paths, a regular expression; logout is left out, it would end the session)."""
+    headers = api_login(server, FAMILY, source=source)
+    chosen = ["--include-path-regex", operations] if operations else []
+    result = subprocess.run(
+        ["st", "run", server.url + "/api/v1/openapi.json", "--url", server.url,
+         "-H", "Cookie: " + headers["Cookie"], "-H", "X-CSRF-Token: " + headers["X-CSRF-Token"],
+         "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+         "--exclude-path", "/api/v1/logout", *chosen,
+         "--max-examples", examples or os.environ.get("WEB_SCHEMATHESIS_EXAMPLES", "40"), "--seed", "1"],
+        capture_output=True, text=True, timeout=900, cwd=directory)
+    print(result.stdout[-4000:])
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+
+
 def test_the_api_conforms_to_its_document(store):
     """Schemathesis on a copy of the store (it settles, renames and deletes at random)."""
     directory = tempfile.mkdtemp(prefix="fairfuel-web-st-")
@@ -275,18 +292,71 @@ def test_the_api_conforms_to_its_document(store):
     shutil.copy(store, db)
     server = Server(db)
     try:
-        headers = api_login(server, FAMILY, source="127.0.0.5")
-        result = subprocess.run(
-            ["st", "run", server.url + "/api/v1/openapi.json", "--url", server.url,
-             "-H", "Cookie: " + headers["Cookie"], "-H", "X-CSRF-Token: " + headers["X-CSRF-Token"],
-             "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
-             "--exclude-path", "/api/v1/logout", "--max-examples", os.environ.get("WEB_SCHEMATHESIS_EXAMPLES", "40"), "--seed", "1"],
-            capture_output=True, text=True, timeout=900, cwd=directory)
-        print(result.stdout[-4000:])
-        assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+        schemathesis(server, directory, "127.0.0.5")
     finally:
         server.stop()
         shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def hub():
+    """A hub's database as a hub makes one: `fairfuel fleet-sim` (three cars, two days) through a loopback
+    Mosquitto into `fairfuel hub --db`; and a users file with the family user."""
+    if not shutil.which("mosquitto"):
+        pytest.skip("mosquitto is missing (scripts/install-deps.sh installs it): the hub tests did not run")
+    directory = tempfile.mkdtemp(prefix="fairfuel-web-hub-")
+    port = free_port()
+    with open(directory + "/mosquitto.conf", "w") as conf:
+        conf.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                   + ("user root\n" if os.getuid() == 0 else ""))
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "cwd": ROOT}
+    broker = subprocess.Popen(["mosquitto", "-c", directory + "/mosquitto.conf"], **quiet)
+    url, db = f"mqtt://127.0.0.1:{port}", directory + "/hub.db"
+    try:
+        time.sleep(0.5)
+        collector = subprocess.Popen([FAIRFUEL, "hub", "--url", url, "--dir", directory + "/hub", "--db", db, "--until-idle", "3"], **quiet)
+        time.sleep(1)
+        cli("fleet-sim", "--cars", "3", "--days", "2", "--url", url, "--dir", directory + "/cars")
+        assert collector.wait(timeout=120) == 0
+    finally:
+        broker.terminate()
+        broker.wait(timeout=30)
+    users = directory + "/users.db"
+    cli("web", "user", "add", FAMILY[0], "--role", "family", "--create", "--db", users, stdin=FAMILY[1] + "\n")
+    server = Server(users, hub=db)
+    yield server, db, directory
+    server.stop()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def test_the_hubs_family_view_on_a_phone(browser, hub):
+    """Every person's totals on /family are `fairfuel family --json`'s over the same database."""
+    from selenium.webdriver.common.by import By
+    server, db, _ = hub
+    browser.set_window_size(*VIEWPORTS["phone"])
+    log_in(browser, server, FAMILY, landing="/family")
+    people = cli_json("family", "--json", db)
+    rows = {}
+    for row in browser.find_elements(By.CSS_SELECTOR, "#people tbody tr"):
+        cells = [cell.get_attribute("textContent") for cell in row.find_elements(By.TAG_NAME, "td")]
+        rows[cells[0]] = cells
+    # `family` also lists what no person pays (the first fill-up's fuel from before tracking): not a person's row.
+    people = [p for p in people if not p["driver"].startswith("(")]
+    assert len(people) >= 2 and len(rows) == len(people), (people, sorted(rows))
+    for person in people:
+        cells = rows.get(person["driver"])
+        assert cells, f"{person['driver']} is not on the page: {sorted(rows)}"
+        assert cells[4:6] == ["%.1f" % person["distance_km"], "%.2f" % person["fuel_l"]], (person, cells)
+        assert ([o["text"] for o in person["owes"]] or ["0.00"]) == [cells[6]], (person, cells)
+    assert "read-only" in browser.page_source
+    shoot(browser, "phone", "family")
+    shoot(browser, "desktop", "family")
+
+
+def test_the_hubs_api_conforms_to_its_document(hub):
+    """Schemathesis over what the hub serves of the document: the family view and the session."""
+    server, _, directory = hub
+    schemathesis(server, directory, "127.0.0.6", operations="^/api/v1/(family|session|login)$", examples="20")
 
 
 def test_the_board_profiles_web_table_and_the_idle_exit(store):

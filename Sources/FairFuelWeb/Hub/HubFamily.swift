@@ -10,6 +10,7 @@ import FairFuelStore
 public struct HubFamily: Sendable {
     public let path: String
     public let corrections: HubCorrections?
+    let cache: HubBooksCache
 
     /// Checks that `path` is a hub's database and that its books load, without changing it.
     public init(path: String, corrections: HubCorrections? = nil) throws(WebError) {
@@ -21,15 +22,12 @@ public struct HubFamily: Sendable {
         guard HubRecordStore.isHubDatabase(path: path) else {
             throw .unavailable("\(path) is a SQLite database but not a hub's (`fairfuel hub --db FILE` writes one; a car's store is served with --db alone)")
         }
+        cache = try HubBooksCache(path: path)
         _ = try books()
     }
 
-    /// Every car's books, read now (the hub writes as cars send).
-    func books() throws(WebError) -> FamilyBooks {
-        do { return try FamilyBooks.load(pullsOrHubs: [path]) } catch {
-            throw .unavailable("cannot read the hub database \(path): \(error)")
-        }
-    }
+    /// Every car's books as the hub has written them (as cars send), read again after each commit.
+    func books() throws(WebError) -> FamilyBooks { try cache.books() }
 
     /// The car `vehicle` names among the hub's, or 404.
     func car(_ vehicle: String) throws(WebError) -> FamilyBooks.Car {
@@ -47,15 +45,15 @@ public struct HubFamily: Sendable {
 
     /// The books and the month shown: `text` (YYYY-MM) when given, else the month of `nowUTCMs` on the family's calendar.
     func view(month text: String?, nowUTCMs: Int64) throws(WebError) -> HubFamilyView {
-        let books = try books()
         let month: CalendarMonth
         if let text, !text.isEmpty {
             do { month = try CalendarMonth.parse(text) } catch { throw .badRequest("month: \(error)") }
         } else {
-            month = CalendarMonth(utcMs: nowUTCMs, in: books.units.timeZone)
+            month = CalendarMonth(utcMs: nowUTCMs, in: try books().units.timeZone)
         }
+        let (books, summaries) = try cache.summaries(month)
         // Every car's commands in one read, newest first.
         let commands = corrections == nil ? [:] : Dictionary(grouping: try HubCorrections.commands(vehicle: nil, database: path), by: \.vehicle)
-        return HubFamilyView(books: books, month: month, sendsCorrections: corrections != nil, commands: commands)
+        return HubFamilyView(books: books, summaries: summaries, sendsCorrections: corrections != nil, commands: commands)
     }
 }

@@ -15,13 +15,13 @@ struct HubFamilyView {
         + "and its figures change here when the car sends its corrected records."
 
     let books: FamilyBooks
-    let month: CalendarMonth
+    /// The month's figures, made once per month and hub commit.
+    let summaries: HubFamilySummaries
+    var month: CalendarMonth { summaries.month }
     /// The app sends corrections to the cars (`--mqtt-url`, `--secrets`).
     var sendsCorrections = false
     /// Each car's commands by vehicle id, newest first.
     var commands: [String: [HubCommandEntry]] = [:]
-
-    var family: FamilyView { FamilyView(books) }
 
     /// The car's latest closed trips, newest first.
     static func latestTrips(_ car: FamilyBooks.Car) -> [TripRow] { Array(car.trips.suffix(latestCount).reversed()) }
@@ -35,16 +35,16 @@ struct HubFamilyView {
         var j = JSONLine()
         j.add("read_only", !sendsCorrections)
         j.add("note", sendsCorrections ? Self.correctionsNote : Self.readOnlyNote)
-        j.addRaw("people", json: family.json)
-        j.addRaw("month", json: SummaryText.json(books.summary(month), cars: books.cars.map(\.label)))
-        j.addRaw("all_time", json: SummaryText.json(books.summary(nil), cars: books.cars.map(\.label)))
-        j.addRaw("cars", json: JSONLine.array(books.cars.map { car in
+        j.addRaw("people", json: summaries.peopleJSON)
+        j.addRaw("month", json: SummaryText.json(summaries.people.month, cars: books.cars.map(\.label)))
+        j.addRaw("all_time", json: SummaryText.json(summaries.people.allTime, cars: books.cars.map(\.label)))
+        j.addRaw("cars", json: JSONLine.array(zip(books.cars, summaries.cars).map { car, figures in
             var c = JSONLine()
             c.add("car", car.label)
             c.add("vehicle_id", car.vehicleID)
             c.addRaw("commands", json: Self.commandsJSON(car.vehicleID.flatMap { commands[$0] } ?? []))
-            c.addRaw("month", json: SummaryText.json(books.carSummary(car, month)))
-            c.addRaw("all_time", json: SummaryText.json(books.carSummary(car, nil)))
+            c.addRaw("month", json: SummaryText.json(figures.month))
+            c.addRaw("all_time", json: SummaryText.json(figures.allTime))
             c.addRaw("latest_trips", json: TripText.jsonArray(Self.latestTrips(car)))
             c.addRaw("latest_refuels", json: RefuelText.jsonArray(
                 Self.latestRefuels(car).map { (id: $0.id, refuel: $0.refuel) }, vehicleCurrency: car.units.currency))

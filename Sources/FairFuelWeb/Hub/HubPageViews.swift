@@ -17,12 +17,12 @@ enum HubPageViews {
         var body = notice.map { H.message($0.text, kind: $0.kind) } ?? ""
         body += H.message(view.sendsCorrections ? HubFamilyView.correctionsNote : HubFamilyView.readOnlyNote, kind: view.sendsCorrections ? "ok" : "warn")
         body += "<section class=\"card\" id=\"people\"><h2>\(H.h("Per person: \(view.month) and all time"))</h2>"
-        body += people(month: view.books.summary(view.month), allTime: view.books.summary(nil), units: units) + "</section>"
-        for (index, car) in view.books.cars.enumerated() {
+        body += people(month: view.summaries.people.month, allTime: view.summaries.people.allTime, units: units) + "</section>"
+        for (index, (car, figures)) in zip(view.books.cars, view.summaries.cars).enumerated() {
             var carUnits = car.units
             carUnits.timeZone = units.timeZone  // one calendar for the family's page
             body += "<section class=\"card\" id=\"car-\(index)\"><h2>\(H.h(car.label))</h2>"
-            body += people(month: view.books.carSummary(car, view.month), allTime: view.books.carSummary(car, nil), units: carUnits)
+            body += people(month: figures.month, allTime: figures.allTime, units: carUnits)
             body += "<h3>Latest trips</h3>" + trips(HubFamilyView.latestTrips(car), units: carUnits)
             body += "<h3>Latest refuels</h3>" + refuels(HubFamilyView.latestRefuels(car), units: carUnits)
             if view.sendsCorrections, let vehicle = car.vehicleID {
