@@ -13,7 +13,8 @@ import PostgresNIO
 public final class HubPostgresStore: HubRecordStoring {
     public let location: String
     private let group: MultiThreadedEventLoopGroup
-    private let connection: PostgresConnection
+    private var connection: PostgresConnection
+    private let configuration: PostgresConnection.Configuration
     private let logger: Logger
     private var inTransaction = false
 
@@ -60,6 +61,7 @@ public final class HubPostgresStore: HubRecordStoring {
             case .require: configuration.tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
             }
             configuration.options.connectTimeout = .seconds(10)
+            self.configuration = configuration
             connection = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 1, logger: logger).wait()
         } catch {
             try? group.syncShutdownGracefully()
@@ -156,6 +158,63 @@ public final class HubPostgresStore: HubRecordStoring {
         }
     }
 
+    /// BEGIN, every offer and COMMIT are queued on the connection before the first is waited for:
+    /// the hub's thread waits once for the batch, not once per message.
+    public func offerAll(_ records: [HubRecordOffer], storedUTCMs: Int64) throws(StoreError) -> [HubOffer] {
+        guard !records.isEmpty else { return [] }
+        guard !inTransaction else {
+            return try records.map { r throws(StoreError) in
+                try offer(
+                    vehicle: r.vehicle, kind: r.kind, id: r.id, revision: r.revision, deleted: r.deleted, messageID: r.messageID, payload: r.payload,
+                    storedUTCMs: storedUTCMs)
+            }
+        }
+        var queries = [PostgresQuery(unsafeSQL: "BEGIN")]
+        queries.reserveCapacity(records.count + 2)
+        for r in records {
+            var binds = PostgresBindings(capacity: 8)
+            binds.append(r.vehicle)
+            binds.append(r.kind)
+            binds.append(r.id)
+            binds.append(r.revision)
+            binds.append(r.deleted)
+            binds.append(r.messageID)
+            binds.append(r.payload)
+            binds.append(storedUTCMs)
+            queries.append(PostgresQuery(unsafeSQL: HubRecordSQL.offer, binds: binds))
+        }
+        queries.append(PostgresQuery(unsafeSQL: "COMMIT"))
+        try requireOpen()
+        let futures = queries.map { connection.query($0, logger: logger) }
+        var results: [PostgresQueryResult] = []
+        var firstError: (any Error)?
+        for future in futures {
+            do { results.append(try waitBounded(future)) } catch { firstError = firstError ?? error }
+        }
+        if let firstError {
+            // A statement that failed left the transaction aborted; its COMMIT already rolled it back.
+            if !connection.isClosed { _ = try? rows("ROLLBACK") }
+            throw .invalid("PostgreSQL \(location): \(Self.describe(firstError))")
+        }
+        return results.dropFirst().dropLast().map { Array($0).isEmpty ? .stale : .kept }
+    }
+
+    /// A server restarted or a network cut closes the connection: a new one, as the first was made.
+    public func reconnectIfLost() throws(StoreError) -> Bool {
+        guard !closed else { return false }
+        // An answer to the simplest statement: the connection works and the failure was the statement's.
+        if !connection.isClosed, (try? rows("SELECT 1")) != nil { return false }
+        // Not waited for: a close waits for the statements queued before it, which a lost server never answers.
+        connection.close().whenComplete { _ in }
+        do {
+            connection = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 1, logger: logger).wait()
+        } catch {
+            throw .invalid("PostgreSQL \(location): cannot connect: \(Self.describe(error))")
+        }
+        inTransaction = false
+        return true
+    }
+
     private func migrate() throws(StoreError) {
         try inOneTransaction {
             _ = try rows("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
@@ -172,9 +231,30 @@ public final class HubPostgresStore: HubRecordStoring {
         }
     }
 
+    /// The longest the hub waits for one statement's answer before it takes the connection for lost.
+    static let statementTimeout = TimeAmount.seconds(30)
+
+    /// A statement on a connection the server already closed is never answered (its future never
+    /// completes): refused here, as a lost connection that `reconnectIfLost` makes again.
+    private func requireOpen() throws(StoreError) {
+        if connection.isClosed { throw .invalid("PostgreSQL \(location): the connection was closed") }
+    }
+
+    /// `future`'s value, or a failure after `statementTimeout` (a connection closed mid-batch may leave a statement unanswered).
+    private func waitBounded<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
+        let promise = future.eventLoop.makePromise(of: T.self)
+        future.cascade(to: promise)
+        let timeout = future.eventLoop.scheduleTask(in: Self.statementTimeout) {
+            promise.fail(StoreError.invalid("no answer in \(Self.statementTimeout.nanoseconds / 1_000_000_000) s"))
+        }
+        defer { timeout.cancel() }
+        return try promise.futureResult.wait()
+    }
+
     private func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws(StoreError) -> [PostgresRow] {
+        try requireOpen()
         do {
-            return Array(try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait())
+            return Array(try waitBounded(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)))
         } catch {
             throw .invalid("PostgreSQL \(location): \(Self.describe(error))")
         }

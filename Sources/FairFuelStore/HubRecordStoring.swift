@@ -47,6 +47,51 @@ public protocol HubRecordStoring: AnyObject {
     func setMeta(_ key: String, _ value: String) throws(StoreError)
     /// Runs `body` in one transaction (an import: thousands of offers, one commit).
     func inOneTransaction(_ body: () throws -> Void) throws(StoreError)
+    /// Offers `records` in order, in one transaction (a poll round's messages, one commit); each offer's outcome.
+    func offerAll(_ records: [HubRecordOffer], storedUTCMs: Int64) throws(StoreError) -> [HubOffer]
+    /// After a failure: when the connection to the database was lost, connects again (one attempt,
+    /// throwing when it fails) and returns true; false when the failure was not a lost connection.
+    func reconnectIfLost() throws(StoreError) -> Bool
+}
+
+/// One checked record message, as `HubRecordStoring.offerAll` takes it.
+public struct HubRecordOffer: Sendable, Equatable {
+    public var vehicle: String
+    public var kind: String
+    public var id: Int64
+    public var revision: Int64
+    public var deleted: Bool
+    public var messageID: Int64?
+    public var payload: String
+
+    public init(vehicle: String, kind: String, id: Int64, revision: Int64, deleted: Bool, messageID: Int64?, payload: String) {
+        self.vehicle = vehicle
+        self.kind = kind
+        self.id = id
+        self.revision = revision
+        self.deleted = deleted
+        self.messageID = messageID
+        self.payload = payload
+    }
+}
+
+extension HubRecordStoring {
+    /// Each record through `offer`, all in one transaction.
+    public func offerAll(_ records: [HubRecordOffer], storedUTCMs: Int64) throws(StoreError) -> [HubOffer] {
+        var outcomes: [HubOffer] = []
+        outcomes.reserveCapacity(records.count)
+        try inOneTransaction {
+            for r in records {
+                outcomes.append(try offer(
+                    vehicle: r.vehicle, kind: r.kind, id: r.id, revision: r.revision, deleted: r.deleted, messageID: r.messageID, payload: r.payload,
+                    storedUTCMs: storedUTCMs))
+            }
+        }
+        return outcomes
+    }
+
+    /// A file has no connection to lose.
+    public func reconnectIfLost() throws(StoreError) -> Bool { false }
 }
 
 /// The statements both engines run, in the SQL they share (SQLite numbers `$1` … as PostgreSQL does).

@@ -131,8 +131,14 @@ struct HubCollectCommand: ParsableCommand {
                     do throws(PullClientError) { try commands.answer(topic: topic, payload: payload, atUTCMs: WallClock.utcMilliseconds()) } catch { failure = error }
                     return
                 }
-                do throws(PullClientError) {
-                    switch try collector.receive(topic: topic, payload: payload) {
+                // Stored after the round, with the round's other messages, in one transaction.
+                collector.hold(topic: topic, payload: payload)
+            }))
+        try catchStopSignals { _ in hubInterrupted.store(true, ordering: .relaxed) }
+        func storeHeld() {
+            do throws(PullClientError) {
+                for (topic, outcome) in try collector.storeHeld(nowMs: clock.now.value, log: printError) {
+                    switch outcome {
                     case let .ignored(reason) where !topic.hasSuffix("/status"):
                         printError("hub: ignored a message on \(topic): \(reason)")
                     case let .refused(reason):
@@ -145,21 +151,36 @@ struct HubCollectCommand: ParsableCommand {
                     default:
                         break
                     }
-                } catch {
-                    failure = error
                 }
-            }))
-        try catchStopSignals { _ in hubInterrupted.store(true, ordering: .relaxed) }
+            } catch {
+                failure = error
+            }
+        }
         client.start(nowMs: clock.now.value)
         while !hubInterrupted.load(ordering: .relaxed), failure == nil {
             let now = clock.now.value
-            if let untilIdle, now - lastMessageMs >= Int64(untilIdle * 1_000) { break }
+            if let untilIdle, collector.heldCount == 0, now - lastMessageMs >= Int64(untilIdle * 1_000) { break }
+            if let retryAtMs = collector.databaseRetryAtMs {
+                // The database is away: read nothing more (the broker keeps the session's messages) until the next attempt.
+                var nothing = PollSet(capacity: 0)
+                if retryAtMs > now { nothing.wait(timeoutMs: min(retryAtMs - now, 1_000)) }
+                storeHeld()
+                continue
+            }
             var timeout = max(0, (client.nextServiceMs(nowMs: now) ?? now + 1_000) - now)
             if let untilIdle { timeout = min(timeout, max(0, lastMessageMs + Int64(untilIdle * 1_000) - now)) }
             let ready = client.waitForReadiness(timeoutMs: Int32(clamping: min(timeout, 1_000)))
             client.service(readable: ready.readable, writable: ready.writable, nowMs: clock.now.value)
+            // Reads on while messages keep coming (the broker sends more as their PUBACKs go out): one transaction for the round.
+            var heldBefore = 0
+            while collector.heldCount > heldBefore, collector.wantsMessages, client.state == .connected {
+                heldBefore = collector.heldCount
+                client.service(readable: true, writable: client.wantsWrite, nowMs: clock.now.value)
+            }
+            storeHeld()
             do throws(PullClientError) { try collector.flush() } catch { failure = error }
         }
+        if failure == nil && collector.heldCount > 0 { storeHeld() }
         let connected = client.counters.connects > 0
         client.stop()
         if let failure { throw UserFacingError("hub: \(failure)") }
