@@ -158,46 +158,54 @@ public final class HubPostgresStore: HubRecordStoring {
         }
     }
 
-    /// BEGIN, every offer and COMMIT are queued on the connection before the first is waited for:
-    /// the hub's thread waits once for the batch, not once per message.
+    /// The records of a batch in as few statements as their keys allow: one `INSERT … SELECT FROM
+    /// unnest(…)` per wave, a wave holding each (vehicle, kind, id) at most once (PostgreSQL updates a
+    /// row once per statement), in the order they came; almost always one wave, so one round trip
+    /// for the poll round instead of one per message. Several waves run in one transaction.
     public func offerAll(_ records: [HubRecordOffer], storedUTCMs: Int64) throws(StoreError) -> [HubOffer] {
         guard !records.isEmpty else { return [] }
-        guard !inTransaction else {
-            return try records.map { r throws(StoreError) in
-                try offer(
-                    vehicle: r.vehicle, kind: r.kind, id: r.id, revision: r.revision, deleted: r.deleted, messageID: r.messageID, payload: r.payload,
-                    storedUTCMs: storedUTCMs)
+        var waves: [[Int]] = []
+        var wavesOfKey: [String: Int] = [:]
+        for (index, record) in records.enumerated() {
+            let key = "\(record.vehicle)/\(record.kind)/\(record.id)"
+            let wave = wavesOfKey[key, default: 0]
+            wavesOfKey[key] = wave + 1
+            if wave == waves.count { waves.append([]) }
+            waves[wave].append(index)
+        }
+        var outcomes = [HubOffer](repeating: .stale, count: records.count)
+        func run() throws(StoreError) {
+            for wave in waves {
+                let batch = wave.map { records[$0] }
+                var binds = PostgresBindings(capacity: 8)
+                binds.append(batch.map(\.vehicle))
+                binds.append(batch.map(\.kind))
+                binds.append(batch.map(\.id))
+                binds.append(batch.map(\.revision))
+                binds.append(batch.map(\.deleted))
+                // No array of optionals: a message id is never negative (the hub's checks refuse it), so -1 is none.
+                binds.append(batch.map { $0.messageID ?? -1 })
+                binds.append(batch.map(\.payload))
+                binds.append(storedUTCMs)
+                let stored = try rows(Self.offerWave, binds).map { row throws(StoreError) in try decode(row, (String, String, Int64).self) }
+                let keys = Set(stored.map { "\($0.0)/\($0.1)/\($0.2)" })
+                for index in wave where keys.contains("\(records[index].vehicle)/\(records[index].kind)/\(records[index].id)") {
+                    outcomes[index] = .kept
+                }
             }
         }
-        var queries = [PostgresQuery(unsafeSQL: "BEGIN")]
-        queries.reserveCapacity(records.count + 2)
-        for r in records {
-            var binds = PostgresBindings(capacity: 8)
-            binds.append(r.vehicle)
-            binds.append(r.kind)
-            binds.append(r.id)
-            binds.append(r.revision)
-            binds.append(r.deleted)
-            binds.append(r.messageID)
-            binds.append(r.payload)
-            binds.append(storedUTCMs)
-            queries.append(PostgresQuery(unsafeSQL: HubRecordSQL.offer, binds: binds))
-        }
-        queries.append(PostgresQuery(unsafeSQL: "COMMIT"))
-        try requireOpen()
-        let futures = queries.map { connection.query($0, logger: logger) }
-        var results: [PostgresQueryResult] = []
-        var firstError: (any Error)?
-        for future in futures {
-            do { results.append(try waitBounded(future)) } catch { firstError = firstError ?? error }
-        }
-        if let firstError {
-            // A statement that failed left the transaction aborted; its COMMIT already rolled it back.
-            if !connection.isClosed { _ = try? rows("ROLLBACK") }
-            throw .invalid("PostgreSQL \(location): \(Self.describe(firstError))")
-        }
-        return results.dropFirst().dropLast().map { Array($0).isEmpty ? .stale : .kept }
+        if waves.count == 1 || inTransaction { try run() } else { try inOneTransaction { try run() } }
+        return outcomes
     }
+
+    /// `HubRecordSQL.offer` for many records: parameters the columns as arrays, then the stored time.
+    static let offerWave = """
+        INSERT INTO hub_records (vehicle, kind, record_id, revision, deleted, message_id, payload, stored_utc_ms)
+        SELECT v, k, i, r, d, NULLIF(m, -1), p, $8
+        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::boolean[], $6::bigint[], $7::text[]) AS u(v, k, i, r, d, m, p)
+        \(HubRecordSQL.keepNewerRevision)
+        RETURNING vehicle, kind, record_id
+        """
 
     /// A server restarted or a network cut closes the connection: a new one, as the first was made.
     public func reconnectIfLost() throws(StoreError) -> Bool {

@@ -100,11 +100,15 @@ public enum HubRecordSQL {
     public static let offer = """
         INSERT INTO hub_records (vehicle, kind, record_id, revision, deleted, message_id, payload, stored_utc_ms)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        \(keepNewerRevision)
+        RETURNING revision
+        """
+    /// The rule of every offer: a record's row takes a revision only above the one it holds.
+    public static let keepNewerRevision = """
         ON CONFLICT (vehicle, kind, record_id) DO UPDATE SET
             revision = excluded.revision, deleted = excluded.deleted, message_id = excluded.message_id, payload = excluded.payload,
             stored_utc_ms = excluded.stored_utc_ms
         WHERE hub_records.revision < excluded.revision
-        RETURNING revision
         """
     /// Parameters: uid, vehicle. Then `owner` with the uid gives the vehicle that claimed it first.
     public static let claimUID = "INSERT INTO hub_vehicle_uids (uid, vehicle) VALUES ($1, $2) ON CONFLICT (uid) DO NOTHING"

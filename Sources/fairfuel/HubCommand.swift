@@ -73,7 +73,7 @@ struct HubCollectCommand: ParsableCommand {
     var clientID: String?
     @Option(help: "Share the cars with the other hub instances of this group (`$share/GROUP/...`): each record message goes to one of them; give them one --db.")
     var share: String?
-    @Option(help: "Keep the records in this SQLite file or PostgreSQL server (postgres://USER@HOST[:PORT]/DB, the password in PGPASSWORD), one small transaction per message, instead of car directories; DIR's cars are imported once. `fairfuel family FILE|URL` reads it.")
+    @Option(help: "Keep the records in this SQLite file or PostgreSQL server (postgres://USER@HOST[:PORT]/DB, the password in PGPASSWORD), the messages of each poll round in one transaction, instead of car directories; DIR's cars are imported once. `fairfuel family FILE|URL` reads it.")
     var db: String?
 
     func validate() throws {
@@ -181,6 +181,7 @@ struct HubCollectCommand: ParsableCommand {
             do throws(PullClientError) { try collector.flush() } catch { failure = error }
         }
         if failure == nil && collector.heldCount > 0 { storeHeld() }
+        if collector.heldCount > 0 { printError("hub: stopped with \(collector.heldCount) message(s) received and not stored (the database was away); a car's `resend` brings them again") }
         let connected = client.counters.connects > 0
         client.stop()
         if let failure { throw UserFacingError("hub: \(failure)") }

@@ -59,8 +59,8 @@ public final class HubCollector {
     var databaseBackoffMs: Int64 = 0
     let refusals: HubRefusals
 
-    /// With a database, records go there, one small transaction per message, and no car's files are
-    /// written; `directory` keeps the client id, the vehicle_uid bindings and the refusals.
+    /// With a database, records go there (a poll round's messages in one transaction, `storeHeld`)
+    /// and no car's files are written; `directory` keeps the client id, the vehicle_uid bindings and the refusals.
     public let database: (any HubRecordStoring)?
 
     /// Makes `directory` (and its marker) if needed; each car's kept records are read when its first message arrives.
