@@ -12,7 +12,7 @@
 # against the hub's stored_utc_ms), each hub's peak RSS and CPU seconds (/usr/bin/time), and the
 # PostgreSQL server's CPU seconds. Needs mosquitto, mosquitto_sub and a built fairfuel
 # (.build/debug, or FAIRFUEL=path). The cars' stores are made first (not timed; FLEET_CARS=DIR keeps
-# them for the next run).
+# them for the next run). The hubs stop FLEET_IDLE_S (60) seconds after their last message.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cars=${1:-100} days=${2:-30} hubs=${3:-2} rate=${4:-2000} db=${5:-sqlite}
@@ -62,17 +62,23 @@ echo "cars' stores ready in $(python3 -c "print(round($(date +%s.%N) - $sim_star
 
 share=()
 [ "$hubs" -gt 1 ] && share=(--share load)
+# The hubs stop this long after their last message; fleet-sim opens every car's store before its first.
+idle=${FLEET_IDLE_S:-60}
 hub_pids=()
 for i in $(seq 1 "$hubs"); do
   /usr/bin/time -f "hub $i: peak RSS %M KB, CPU %U s user + %S s system" -o "$work/hub$i.time" \
-    "$fairfuel" hub --url "$url" --dir "$work/hub$i" --db "$database" "${share[@]}" --until-idle 5 >"$work/hub$i.out" 2>"$work/hub$i.err" &
+    "$fairfuel" hub --url "$url" --dir "$work/hub$i" --db "$database" "${share[@]}" --until-idle "$idle" >"$work/hub$i.out" 2>"$work/hub$i.err" &
   hub_pids+=($!)
 done
 # An independent subscriber: when each record's message left the broker (as good as its publish time on loopback).
 mosquitto_sub -h 127.0.0.1 -p "$port" -q 1 -t 'fairfuel/+/trip' -t 'fairfuel/+/refuel' -t 'fairfuel/+/split' -F '%U %t %p' > "$work/published.txt" &
 sleep 2
+"$fairfuel" fleet-sim --cars "$cars" --days "$days" --url "$url" --dir "$work/cars" --publish-per-s "$rate" > "$work/sim.out" 2>"$work/sim.err" &
+sim=$!
+# Timed from its first publish (the line it prints once every store is open).
+until grep -q "publishing at" "$work/sim.err" 2>/dev/null || ! kill -0 $sim 2>/dev/null; do sleep 0.1; done
 start=$(date +%s.%N)
-"$fairfuel" fleet-sim --cars "$cars" --days "$days" --url "$url" --dir "$work/cars" --publish-per-s "$rate" > "$work/sim.out" 2>"$work/sim.err"
+wait $sim
 end=$(date +%s.%N)
 wait "${hub_pids[@]}" || true  # the hubs stop 5 s after the last message
 published=$(grep -o '[0-9]* message(s) published' "$work/sim.out" | cut -d' ' -f1)
@@ -103,6 +109,9 @@ for line in open(sys.argv[2]):
 records = {key[:3] for key in published}
 print(f"records stored: {stored}; records published (an independent subscriber's count): {len(records)}: "
       + ("each stored once" if stored == len(records) else "DIFFERENT"))
+if published:
+    first, last = min(published.values()), max(published.values())
+    print(f"the independent subscriber saw the records published over {last - first:.1f} s")
 if times:
     span = max(times) - min(times)
     print(f"stored at {int(stored / span) if span > 0 else stored} records/s sustained ({stored} over {span:.1f} s from the first to the last)")
@@ -133,4 +142,5 @@ for pid in os.listdir("/proc"):
 print(f"PostgreSQL server: CPU {total / tick:.1f} s")
 PYTHON
 fi
-grep -c "being dropped" "$work/broker.log" | sed 's/^/broker drop warnings: /' || true
+# Which clients' queues overflowed (the broker warns once per episode and client).
+grep "being dropped" "$work/broker.log" | grep -o 'client [^ .]*' | sort | uniq -c | sed 's/^/broker dropped messages for: /' || true

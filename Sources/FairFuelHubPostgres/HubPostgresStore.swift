@@ -13,7 +13,8 @@ import PostgresNIO
 public final class HubPostgresStore: HubRecordStoring {
     public let location: String
     private let group: MultiThreadedEventLoopGroup
-    private let connection: PostgresConnection
+    private var connection: PostgresConnection
+    private let configuration: PostgresConnection.Configuration
     private let logger: Logger
     private var inTransaction = false
 
@@ -61,6 +62,7 @@ public final class HubPostgresStore: HubRecordStoring {
             case .require: configuration.tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
             }
             configuration.options.connectTimeout = .seconds(10)
+            self.configuration = configuration
             connection = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 1, logger: logger).wait()
         } catch {
             try? group.syncShutdownGracefully()
@@ -220,6 +222,71 @@ public final class HubPostgresStore: HubRecordStoring {
         return Int(try rows(HubCommandSQL.pendingCount, binds).first.map { row throws(StoreError) in try decode(row, Int64.self) } ?? 0)
     }
 
+    /// The records of a batch in as few statements as their keys allow: one `INSERT … SELECT FROM
+    /// unnest(…)` per wave, a wave holding each (vehicle, kind, id) at most once (PostgreSQL updates a
+    /// row once per statement), in the order they came; almost always one wave, so one round trip
+    /// for the poll round instead of one per message. Several waves run in one transaction.
+    public func offerAll(_ records: [HubRecordOffer], storedUTCMs: Int64) throws(StoreError) -> [HubOffer] {
+        guard !records.isEmpty else { return [] }
+        var waves: [[Int]] = []
+        var wavesOfKey: [String: Int] = [:]
+        for (index, record) in records.enumerated() {
+            let key = "\(record.vehicle)/\(record.kind)/\(record.id)"
+            let wave = wavesOfKey[key, default: 0]
+            wavesOfKey[key] = wave + 1
+            if wave == waves.count { waves.append([]) }
+            waves[wave].append(index)
+        }
+        var outcomes = [HubOffer](repeating: .stale, count: records.count)
+        func run() throws(StoreError) {
+            for wave in waves {
+                let batch = wave.map { records[$0] }
+                var binds = PostgresBindings(capacity: 8)
+                binds.append(batch.map(\.vehicle))
+                binds.append(batch.map(\.kind))
+                binds.append(batch.map(\.id))
+                binds.append(batch.map(\.revision))
+                binds.append(batch.map(\.deleted))
+                // No array of optionals: a message id is never negative (the hub's checks refuse it), so -1 is none.
+                binds.append(batch.map { $0.messageID ?? -1 })
+                binds.append(batch.map(\.payload))
+                binds.append(storedUTCMs)
+                let stored = try rows(Self.offerWave, binds).map { row throws(StoreError) in try decode(row, (String, String, Int64).self) }
+                let keys = Set(stored.map { "\($0.0)/\($0.1)/\($0.2)" })
+                for index in wave where keys.contains("\(records[index].vehicle)/\(records[index].kind)/\(records[index].id)") {
+                    outcomes[index] = .kept
+                }
+            }
+        }
+        if waves.count == 1 || inTransaction { try run() } else { try inOneTransaction { try run() } }
+        return outcomes
+    }
+
+    /// `HubRecordSQL.offer` for many records: parameters the columns as arrays, then the stored time.
+    static let offerWave = """
+        INSERT INTO hub_records (vehicle, kind, record_id, revision, deleted, message_id, payload, stored_utc_ms)
+        SELECT v, k, i, r, d, NULLIF(m, -1), p, $8
+        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::boolean[], $6::bigint[], $7::text[]) AS u(v, k, i, r, d, m, p)
+        \(HubRecordSQL.keepNewerRevision)
+        RETURNING vehicle, kind, record_id
+        """
+
+    /// A server restarted or a network cut closes the connection: a new one, as the first was made.
+    public func reconnectIfLost() throws(StoreError) -> Bool {
+        guard !closed else { return false }
+        // An answer to the simplest statement: the connection works and the failure was the statement's.
+        if !connection.isClosed, (try? rows("SELECT 1")) != nil { return false }
+        // Not waited for: a close waits for the statements queued before it, which a lost server never answers.
+        connection.close().whenComplete { _ in }
+        do {
+            connection = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 1, logger: logger).wait()
+        } catch {
+            throw .invalid("PostgreSQL \(location): cannot connect: \(Self.describe(error))")
+        }
+        inTransaction = false
+        return true
+    }
+
     private func migrate() throws(StoreError) {
         try inOneTransaction {
             _ = try rows("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
@@ -236,9 +303,30 @@ public final class HubPostgresStore: HubRecordStoring {
         }
     }
 
+    /// The longest the hub waits for one statement's answer before it takes the connection for lost.
+    static let statementTimeout = TimeAmount.seconds(30)
+
+    /// A statement on a connection the server already closed is never answered (its future never
+    /// completes): refused here, as a lost connection that `reconnectIfLost` makes again.
+    private func requireOpen() throws(StoreError) {
+        if connection.isClosed { throw .invalid("PostgreSQL \(location): the connection was closed") }
+    }
+
+    /// `future`'s value, or a failure after `statementTimeout` (a connection closed mid-batch may leave a statement unanswered).
+    private func waitBounded<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
+        let promise = future.eventLoop.makePromise(of: T.self)
+        future.cascade(to: promise)
+        let timeout = future.eventLoop.scheduleTask(in: Self.statementTimeout) {
+            promise.fail(StoreError.invalid("no answer in \(Self.statementTimeout.nanoseconds / 1_000_000_000) s"))
+        }
+        defer { timeout.cancel() }
+        return try promise.futureResult.wait()
+    }
+
     private func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws(StoreError) -> [PostgresRow] {
+        try requireOpen()
         do {
-            return Array(try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait())
+            return Array(try waitBounded(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)))
         } catch {
             throw .invalid("PostgreSQL \(location): \(Self.describe(error))")
         }

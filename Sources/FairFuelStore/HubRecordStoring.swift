@@ -86,6 +86,51 @@ public protocol HubRecordStoring: AnyObject {
     func commands(vehicle: String?) throws(StoreError) -> [HubCommandEntry]
     /// How many of `vehicle`'s commands wait for its answer.
     func pendingCommandCount(vehicle: String) throws(StoreError) -> Int
+    /// Offers `records` in order, in one transaction (a poll round's messages, one commit); each offer's outcome.
+    func offerAll(_ records: [HubRecordOffer], storedUTCMs: Int64) throws(StoreError) -> [HubOffer]
+    /// After a failure: when the connection to the database was lost, connects again (one attempt,
+    /// throwing when it fails) and returns true; false when the failure was not a lost connection.
+    func reconnectIfLost() throws(StoreError) -> Bool
+}
+
+/// One checked record message, as `HubRecordStoring.offerAll` takes it.
+public struct HubRecordOffer: Sendable, Equatable {
+    public var vehicle: String
+    public var kind: String
+    public var id: Int64
+    public var revision: Int64
+    public var deleted: Bool
+    public var messageID: Int64?
+    public var payload: String
+
+    public init(vehicle: String, kind: String, id: Int64, revision: Int64, deleted: Bool, messageID: Int64?, payload: String) {
+        self.vehicle = vehicle
+        self.kind = kind
+        self.id = id
+        self.revision = revision
+        self.deleted = deleted
+        self.messageID = messageID
+        self.payload = payload
+    }
+}
+
+extension HubRecordStoring {
+    /// Each record through `offer`, all in one transaction.
+    public func offerAll(_ records: [HubRecordOffer], storedUTCMs: Int64) throws(StoreError) -> [HubOffer] {
+        var outcomes: [HubOffer] = []
+        outcomes.reserveCapacity(records.count)
+        try inOneTransaction {
+            for r in records {
+                outcomes.append(try offer(
+                    vehicle: r.vehicle, kind: r.kind, id: r.id, revision: r.revision, deleted: r.deleted, messageID: r.messageID, payload: r.payload,
+                    storedUTCMs: storedUTCMs))
+            }
+        }
+        return outcomes
+    }
+
+    /// A file has no connection to lose.
+    public func reconnectIfLost() throws(StoreError) -> Bool { false }
 }
 
 /// The statements both engines run, in the SQL they share (SQLite numbers `$1` … as PostgreSQL does).
@@ -94,11 +139,15 @@ public enum HubRecordSQL {
     public static let offer = """
         INSERT INTO hub_records (vehicle, kind, record_id, revision, deleted, message_id, payload, stored_utc_ms)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        \(keepNewerRevision)
+        RETURNING revision
+        """
+    /// The rule of every offer: a record's row takes a revision only above the one it holds.
+    public static let keepNewerRevision = """
         ON CONFLICT (vehicle, kind, record_id) DO UPDATE SET
             revision = excluded.revision, deleted = excluded.deleted, message_id = excluded.message_id, payload = excluded.payload,
             stored_utc_ms = excluded.stored_utc_ms
         WHERE hub_records.revision < excluded.revision
-        RETURNING revision
         """
     /// Parameters: uid, vehicle. Then `owner` with the uid gives the vehicle that claimed it first.
     public static let claimUID = "INSERT INTO hub_vehicle_uids (uid, vehicle) VALUES ($1, $2) ON CONFLICT (uid) DO NOTHING"

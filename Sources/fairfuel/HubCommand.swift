@@ -71,7 +71,7 @@ struct HubCollectCommand: ParsableCommand {
     var share: String?
     @Option(help: "A directory of the cars' pairing secrets, one file <vehicle-id>.secret each (as `hub command --secret-file` reads it): the hub asks each of those cars, once a run, to publish again what it missed (a signed `resend`).")
     var secrets: String?
-    @Option(help: "Keep the records in this SQLite file or PostgreSQL server (postgres://USER@HOST[:PORT]/DB, the password in PGPASSWORD), one small transaction per message, instead of car directories; DIR's cars are imported once. `fairfuel family FILE|URL` reads it.")
+    @Option(help: "Keep the records in this SQLite file or PostgreSQL server (postgres://USER@HOST[:PORT]/DB, the password in PGPASSWORD), the messages of each poll round in one transaction, instead of car directories; DIR's cars are imported once. `fairfuel family FILE|URL` reads it.")
     var db: String?
 
     func validate() throws {
@@ -138,12 +138,23 @@ struct HubCollectCommand: ParsableCommand {
                     do throws(PullClientError) { try commands.answer(topic: topic, payload: payload, atUTCMs: WallClock.utcMilliseconds()) } catch { failure = error }
                     return
                 }
-                do throws(PullClientError) {
-                    // A car's first message this run: what the hub held before it is what the car is asked to send after.
-                    if let resends, let vehicle = HubCollector.vehicle(topic: topic, prefix: prefix) {
+                // A car's first message this run: what the hub held before it is what the car is asked to send after.
+                if let resends, let vehicle = HubCollector.vehicle(topic: topic, prefix: prefix) {
+                    do throws(PullClientError) {
                         try resends.ask(vehicle) { () throws(PullClientError) -> Int64 in try collector.highestMessageID(vehicle: vehicle) }
+                    } catch {
+                        failure = error
+                        return
                     }
-                    switch try collector.receive(topic: topic, payload: payload) {
+                }
+                // Stored after the round, with the round's other messages, in one transaction.
+                collector.hold(topic: topic, payload: payload)
+            }))
+        try catchStopSignals { _ in hubInterrupted.store(true, ordering: .relaxed) }
+        func storeHeld() {
+            do throws(PullClientError) {
+                for (topic, outcome) in try collector.storeHeld(nowMs: clock.now.value, log: printError) {
+                    switch outcome {
                     case let .ignored(reason) where !topic.hasSuffix("/status"):
                         printError("hub: ignored a message on \(topic): \(reason)")
                     case let .refused(reason):
@@ -156,25 +167,41 @@ struct HubCollectCommand: ParsableCommand {
                     default:
                         break
                     }
-                } catch {
-                    failure = error
                 }
-            }))
-        try catchStopSignals { _ in hubInterrupted.store(true, ordering: .relaxed) }
+            } catch {
+                failure = error
+            }
+        }
         client.start(nowMs: clock.now.value)
         while !hubInterrupted.load(ordering: .relaxed), failure == nil {
             let now = clock.now.value
             // Requests still to send to a connected broker keep an idle hub running, and wake it at their pace.
             let asking = isConnected && (resends?.waiting ?? 0) > 0
-            if let untilIdle, now - lastMessageMs >= Int64(untilIdle * 1_000), !asking { break }
+            if let untilIdle, collector.heldCount == 0, now - lastMessageMs >= Int64(untilIdle * 1_000), !asking { break }
+            if let retryAtMs = collector.databaseRetryAtMs {
+                // The database is away: read nothing more (the broker keeps the session's messages) until the next attempt.
+                var nothing = PollSet(capacity: 0)
+                if retryAtMs > now { nothing.wait(timeoutMs: min(retryAtMs - now, 1_000)) }
+                storeHeld()
+                continue
+            }
             var timeout = max(0, (client.nextServiceMs(nowMs: now) ?? now + 1_000) - now)
             if let untilIdle { timeout = min(timeout, max(0, lastMessageMs + Int64(untilIdle * 1_000) - now)) }
             if asking { timeout = min(timeout, HubResendRequests.spacingMs) }
             let ready = client.waitForReadiness(timeoutMs: Int32(clamping: min(timeout, 1_000)))
             client.service(readable: ready.readable, writable: ready.writable, nowMs: clock.now.value)
+            // Reads on while messages keep coming (the broker sends more as their PUBACKs go out): one transaction for the round.
+            var heldBefore = 0
+            while collector.heldCount > heldBefore, collector.wantsMessages, client.state == .connected {
+                heldBefore = collector.heldCount
+                client.service(readable: true, writable: client.wantsWrite, nowMs: clock.now.value)
+            }
+            storeHeld()
             do throws(PullClientError) { try collector.flush() } catch { failure = error }
             if isConnected, let resends { sendDue(resends, client: client, commands: commands, nowMs: clock.now.value) }
         }
+        if failure == nil && collector.heldCount > 0 { storeHeld() }
+        if collector.heldCount > 0 { printError("hub: stopped with \(collector.heldCount) message(s) received and not stored (the database was away); a car's `resend` brings them again") }
         let connected = client.counters.connects > 0
         client.stop()
         if let failure { throw UserFacingError("hub: \(failure)") }

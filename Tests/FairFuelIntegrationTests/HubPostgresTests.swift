@@ -48,6 +48,24 @@ extension IntegrationTests {
             #expect(second.location == server.url(), "no password to hide")
         }
 
+        /// A poll round in one go (`offerAll`: one statement per wave of distinct records): the same
+        /// outcomes, one by one in order, as offering each alone, a record twice in a round included.
+        @Test(.timeLimit(.minutes(2)))
+        func aRoundOfferedTogetherKeepsWhatOffersOneByOneKeep() throws {
+            let server = try PostgresHarness()
+            defer { server.shutDown() }
+            let store = try HubPostgresStore(url: server.url())
+            func record(_ id: Int64, _ revision: Int64, message: Int64? = nil) -> HubRecordOffer {
+                HubRecordOffer(vehicle: Self.car, kind: "trip", id: id, revision: revision, deleted: false, messageID: message, payload: "\(id)r\(revision)")
+            }
+            #expect(try store.offerAll([record(1, 1)], storedUTCMs: 1) == [.kept])
+            let round = [record(1, 0), record(2, 0, message: 7), record(2, 1), record(3, 0), record(2, 1), record(1, 2)]
+            #expect(try store.offerAll(round, storedUTCMs: 2) == [.stale, .kept, .kept, .kept, .stale, .kept])
+            #expect(try store.records(vehicle: Self.car).map(\.payload) == ["1r2", "2r1", "3r0"])
+            #expect(try store.offerAll(round, storedUTCMs: 3).allSatisfy { $0 == .stale }, "the same round again changes nothing")
+            #expect(try store.offerAll([], storedUTCMs: 4).isEmpty)
+        }
+
         @Test(.timeLimit(.minutes(2)))
         func aNewerSchemaAndAnUnreachableServerAreRefusedWithAClearError() throws {
             let server = try PostgresHarness()

@@ -52,10 +52,15 @@ public final class HubCollector {
     private var dirty: Set<String> = []
     /// Each `vehicle_uid` and the vehicle id that claimed it first (`DIR/.fairfuel-hub-uids`).
     private var uidOwners: [String: String] = [:]
+    /// Record messages received and not stored yet (`hold`, `storeHeld`): at most a transaction's worth.
+    var held: [(topic: String, payload: [UInt8])] = []
+    /// While the database is away: when the hub tries it again (monotonic milliseconds), and the wait after that.
+    public internal(set) var databaseRetryAtMs: Int64?
+    var databaseBackoffMs: Int64 = 0
     let refusals: HubRefusals
 
-    /// With a database, records go there, one small transaction per message, and no car's files are
-    /// written; `directory` keeps the client id, the vehicle_uid bindings and the refusals.
+    /// With a database, records go there (a poll round's messages in one transaction, `storeHeld`)
+    /// and no car's files are written; `directory` keeps the client id, the vehicle_uid bindings and the refusals.
     public let database: (any HubRecordStoring)?
 
     /// Makes `directory` (and its marker) if needed; each car's kept records are read when its first message arrives.
@@ -108,7 +113,14 @@ public final class HubCollector {
     /// Takes one message from `topic` (`<prefix>/<vehicle>/<kind>`).
     @discardableResult
     public func receive(topic: String, payload: [UInt8]) throws(PullClientError) -> Outcome {
+        if database != nil { return try storeInOneTransaction([(topic, payload)])[0] }
         let outcome = try take(topic: topic, payload: payload)
+        try count(outcome, topic: topic, payload: payload)
+        return outcome
+    }
+
+    /// Counts what became of a message and keeps a refused one's reason.
+    func count(_ outcome: Outcome, topic: String, payload: [UInt8]) throws(PullClientError) {
         switch outcome {
         case .kept: counters.kept += 1
         case .stale: counters.stale += 1
@@ -121,49 +133,55 @@ public final class HubCollector {
                 vehicle: levels.count >= 2 ? String(levels[levels.count - 2]) : "?", kind: String(levels.last ?? "?"), messageID: message,
                 reason: reason, receivedUTCMs: WallClock.utcMilliseconds())
         }
-        return outcome
+    }
+
+    /// A message checked: a record to store, or what became of it instead.
+    enum Checked {
+        case record(HubRecordOffer)
+        case outcome(Outcome)
     }
 
     private func take(topic: String, payload: [UInt8]) throws(PullClientError) -> Outcome {
-        guard topic.hasPrefix(prefix + "/") else { return .ignored("not under \(prefix)/") }
+        let record: HubRecordOffer
+        switch try check(topic: topic, payload: payload) {
+        case let .outcome(outcome): return outcome
+        case let .record(checked): record = checked
+        }
+        try load(record.vehicle)
+        let key = "\(record.kind):\(record.id)"
+        if let kept = cars[record.vehicle]?[key], record.revision <= kept.revision { return .stale }
+        cars[record.vehicle, default: [:]][key] = Kept(kind: record.kind, id: record.id, revision: record.revision, deleted: record.deleted, payload: record.payload)
+        dirty.insert(record.vehicle)
+        return .kept
+    }
+
+    /// Checks one message alone (the payload's checks, the vehicle_uid's owner); nothing is stored.
+    func check(topic: String, payload: [UInt8]) throws(PullClientError) -> Checked {
+        guard topic.hasPrefix(prefix + "/") else { return .outcome(.ignored("not under \(prefix)/")) }
         let levels = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
-        guard levels.count == 2 else { return .ignored("not <prefix>/<vehicle>/<kind>") }
+        guard levels.count == 2 else { return .outcome(.ignored("not <prefix>/<vehicle>/<kind>")) }
         let vehicle = String(levels[0])
         let kind = String(levels[1])
-        guard ["trip", "refuel", "split"].contains(kind) else { return .ignored("\(kind) is not a record topic") }
+        guard ["trip", "refuel", "split"].contains(kind) else { return .outcome(.ignored("\(kind) is not a record topic")) }
         // The vehicle id names a directory: letters, digits, '-' and '_' only.
-        guard Self.isPlainID(vehicle) else { return .ignored("vehicle id \(vehicle) is not a plain id") }
+        guard Self.isPlainID(vehicle) else { return .outcome(.ignored("vehicle id \(vehicle) is not a plain id")) }
         let text = String(decoding: payload, as: UTF8.self)
         guard let json = JSONValue(text), let id = json["id"]?.int, let revision = json["revision"]?.int else {
-            return .ignored("not a version 1 record message")
+            return .outcome(.ignored("not a version 1 record message"))
         }
-        guard json["v"]?.int == 1 else { return .ignored("payload version \(json["v"]?.int.map(String.init) ?? "?")") }
-        guard json["vehicle"]?.string == nil || json["vehicle"]?.string == vehicle else { return .refused("vehicle differs from the topic's") }
-        if let bad = Self.numberOutOfRange(json) { return .refused("\(bad.key) out of range: \(bad.text)") }
-        if let problem = HubMessageCheck.problem(kind: kind, vehicle: vehicle, json) { return .refused(problem) }
+        guard json["v"]?.int == 1 else { return .outcome(.ignored("payload version \(json["v"]?.int.map(String.init) ?? "?")")) }
+        guard json["vehicle"]?.string == nil || json["vehicle"]?.string == vehicle else { return .outcome(.refused("vehicle differs from the topic's")) }
+        if let bad = Self.numberOutOfRange(json) { return .outcome(.refused("\(bad.key) out of range: \(bad.text)")) }
+        if let problem = HubMessageCheck.problem(kind: kind, vehicle: vehicle, json) { return .outcome(.refused(problem)) }
         // A car's identity belongs to the first vehicle id that claimed it: a copy under another id
         // would make `family` see one car twice.
         if let uid = json["vehicle_uid"]?.string {
             let owner = try claim(uid: uid, vehicle: vehicle)
-            if owner != vehicle { return .refused("vehicle_uid \(uid) belongs to vehicle \(owner), which claimed it first") }
+            if owner != vehicle { return .outcome(.refused("vehicle_uid \(uid) belongs to vehicle \(owner), which claimed it first")) }
         }
-        let deleted = json["deleted"]?.bool == true
-        if let database {
-            do {
-                let offer = try database.offer(
-                    vehicle: vehicle, kind: kind, id: id, revision: revision, deleted: deleted, messageID: json["message_id"]?.int, payload: text,
-                    storedUTCMs: WallClock.utcMilliseconds())
-                return offer == .kept ? .kept : .stale
-            } catch {
-                throw .file("hub database \(database.location): \(error)")
-            }
-        }
-        try load(vehicle)
-        let key = "\(kind):\(id)"
-        if let kept = cars[vehicle]?[key], revision <= kept.revision { return .stale }
-        cars[vehicle, default: [:]][key] = Kept(kind: kind, id: id, revision: revision, deleted: json["deleted"]?.bool == true, payload: text)
-        dirty.insert(vehicle)
-        return .kept
+        return .record(HubRecordOffer(
+            vehicle: vehicle, kind: kind, id: id, revision: revision, deleted: json["deleted"]?.bool == true, messageID: json["message_id"]?.int,
+            payload: text))
     }
 
     /// The largest number in a record message: far above any real trip or bill (ids, millisecond

@@ -43,10 +43,21 @@ public final class PostgresHarness {
             guard chown(directory, entry.pointee.pw_uid, entry.pointee.pw_gid) == 0 else { throw HarnessError("cannot give \(directory) to \(user)") }
         }
         try run(bin + "/initdb", ["-D", directory + "/data", "-U", "fairfuel", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale", "C"])
+        try start()
+    }
+
+    /// Starts the server again after `stop()`, on the same port with the same data.
+    public func start() throws {
         // Sockets in the test's directory (not /var/run/postgresql, which may be missing), TCP on loopback only.
         let options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory) -c fsync=off -c max_connections=50"
-        try run(bin + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/server.log", "-o", options, "-w", "-t", "30", "start"])
+        try run(Self.binDirectory! + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/server.log", "-o", options, "-w", "-t", "30", "start"])
         running = true
+    }
+
+    /// Stops the server (fast shutdown: every client's connection is ended), keeping its data for `start()`.
+    public func stop() throws {
+        try run(Self.binDirectory! + "/pg_ctl", ["-D", directory + "/data", "-m", "fast", "-w", "-t", "30", "stop"])
+        running = false
     }
 
     deinit { shutDown() }
