@@ -4,13 +4,11 @@ import FairFuelEdges
 import FairFuelReports
 import FairFuelStore
 
-/// The typing mistakes `refuel` and `refuel edit` refuse before the store sees them: a time that
-/// has not come yet or that the car's clock never showed, and a price per litre far from the car's own.
+/// What `refuel` and `refuel edit` read from the command line: the instant `--at` names (refusing one the
+/// car's clock never showed) and the clock the store checks a typed date against (its typo checks, a date
+/// in the future and a price far from the car's usual one, are the store's: `TripStore.refuseEntryMistakes`).
 enum RefuelEntryChecks {
-    /// How far past the wall clock a refuel may be dated: a pump's or a phone's clock a little ahead.
-    static let futureToleranceMs: Int64 = 10 * 60_000
-
-    /// The wall clock, or `$FAIRFUEL_NOW` (ISO 8601) when set: what the future check measures from,
+    /// The wall clock, or `$FAIRFUEL_NOW` (ISO 8601) when set: what the store's future check measures from,
     /// so that tests entering dated refuels do not depend on the day they run.
     static func nowUTCMs() throws -> Int64 {
         guard let text = ProcessEnvironment.value("FAIRFUEL_NOW"), !text.isEmpty else { return WallClock.utcMilliseconds() }
@@ -41,30 +39,6 @@ enum RefuelEntryChecks {
                     + "or a time outside the gap")
         }
         return instant
-    }
-
-    /// Refuses a refuel dated after now (beyond the tolerance): a typo in the year or the month.
-    static func refuseFuture(_ atUTCMs: Int64, units: DisplayUnits) throws {
-        let now = try nowUTCMs()
-        guard atUTCMs > now + futureToleranceMs else { return }
-        throw ValidationError(
-            "--at: \(units.minuteText(utcMs: atUTCMs)) (\(units.timeZoneText)) is in the future (now is \(units.minuteText(utcMs: now))); "
-                + "a refuel is entered once it happened: check the date")
-    }
-
-    /// Refuses a price per litre taken for a typo (`UsualRefuelPrice`: far from the car's usual one, or
-    /// before it has one, outside what fuel costs anywhere in its currency), unless forced.
-    static func refuseUnusualPrice(
-        cost: MinorUnits, liters: Double, atUTCMs: Int64, currency: String, excluding: Int64? = nil,
-        log: [(id: Int64, refuel: RefuelInput)], vehicleCurrency: String, units: DisplayUnits, force: Bool
-    ) throws {
-        guard !force,
-              let finding = UsualRefuelPrice.check(
-                  cost: cost, liters: liters, atUTCMs: atUTCMs, currency: currency, excluding: excluding, log: log, vehicleCurrency: vehicleCurrency)
-        else { return }
-        throw UserFacingError(
-            UsualPriceText.message(finding, cost: cost, liters: liters, units: units)
-                + ": check the cost and the volume, or add --force if they are right; nothing was changed")
     }
 
     static func offsetText(_ seconds: Int) -> String {
