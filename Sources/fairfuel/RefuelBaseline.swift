@@ -33,7 +33,8 @@ extension RefuelCommand.Add {
         }
         do {
             let (id, change) = try db.addBaselineMark(
-                atUTCMs: timestamp, enteredUTCMs: WallClock.utcMilliseconds(), force: force, entryClockUTCMs: try RefuelEntryChecks.nowUTCMs())
+                atUTCMs: timestamp, enteredUTCMs: WallClock.utcMilliseconds(), force: force,
+                entryClockUTCMs: at == nil ? timestamp : try RefuelEntryChecks.nowUTCMs())
             print("refuel \(id): baseline mark, the tank was full at \(TripText.utc(timestamp)!); the next bill is an ordinary one")
             let others = BookChange(bills: change.bills.filter { $0.refuelID != id })
             if !others.bills.isEmpty { print("bills re-split:\n" + BookChangeText.text(others, units: units), terminator: "") }

@@ -87,7 +87,8 @@ struct RefuelCommand: ParsableCommand {
                 throw ValidationError("--cost: \(error)")
             }
             let volume = liters ?? units.liters(gallons: gallons!)
-            let now = try RefuelEntryChecks.nowUTCMs()
+            // Without --at it is dated by the wall clock: the clock its date is checked against.
+            let now = at == nil ? timestamp : try RefuelEntryChecks.nowUTCMs()
             let odometer = odometerKilometers ?? odometerMiles.map { $0 * DisplayUnits.metersPerMile / 1000 }
             let input = RefuelInput(
                 atUTCMs: timestamp, liters: volume, cost: amount, fullTank: !partial, odometerKilometers: odometer,
