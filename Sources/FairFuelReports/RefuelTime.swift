@@ -1,15 +1,13 @@
 import FairFuelCore
 
 /// The rules a typed refuel time meets, for `fairfuel refuel --at`, `refuel edit --at` and the web
-/// app's correction alike: a time the car's clock never showed, or one that has not come yet, is refused.
+/// app's correction alike: a time the car's clock never showed is refused (one that has not come yet is
+/// the store's to question: `TripStore.refuseEntryMistakes`, behind the same confirmation as a price).
 public enum RefuelTime {
     /// Why a typed time is refused, in words for the person who typed it.
     public struct Refusal: Error, CustomStringConvertible, Sendable {
         public let description: String
     }
-
-    /// How far past the wall clock a refuel may be dated: a pump's or a phone's clock a little ahead.
-    public static let futureToleranceMs: Int64 = 10 * 60_000
 
     /// The instant `text` names: an offset or `Z` in the text wins; without one it is the car's wall
     /// clock, and a time that clock skips (the spring change) is refused rather than moved past the gap.
@@ -35,14 +33,6 @@ public enum RefuelTime {
                     + "or a time outside the gap")
         }
         return instant
-    }
-
-    /// Refuses a refuel dated after `nowUTCMs` (beyond the tolerance): a typo in the year or the month.
-    public static func refuseFuture(_ atUTCMs: Int64, nowUTCMs now: Int64, units: DisplayUnits) throws(Refusal) {
-        guard atUTCMs > now + futureToleranceMs else { return }
-        throw Refusal(
-            description: "\(units.minuteText(utcMs: atUTCMs)) (\(units.timeZoneText)) is in the future (now is \(units.minuteText(utcMs: now))); "
-                + "a refuel is entered once it happened: check the date")
     }
 
     /// `+02:00`, `-03:30`.

@@ -32,6 +32,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case sqlite(SQLiteError)
     case invalid(String)
     case notFound(String)
+    /// Held back until the person confirms it (the operations' `force`); the caller words how.
+    case needsConfirmation(StoreConfirmation)
     /// The disk (or the file system holding the store) is full; the write was retried after pruning.
     case diskFull(path: String, operation: String)
     /// A stored track chunk cannot be decoded.
@@ -48,11 +50,41 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .sqlite(error): error.description
         case let .invalid(message): message
         case let .notFound(message): message
+        case let .needsConfirmation(confirmation): confirmation.text(goAhead: "add --force")
         case let .diskFull(path, operation): "the disk holding \(path) is full (\(operation)); pruned the oldest tracks and will retry"
         case let .corruptTrack(session, sequence, reason): "track chunk \(sequence) of session \(session) is corrupt: \(reason)"
         case let .cannotMoveAside(path, reason): "\(path) is corrupt or unreadable and cannot be moved aside: \(reason)"
         case let .readOnlyFileSystem(path): "the file system holding \(path) is read-only; nothing can be written there until it is writable again"
         }
+    }
+}
+
+extension StoreError {
+    /// What kind of refusal it is, for callers to answer by (a web status, an exit code) rather than by its wording.
+    public enum Kind: Sendable, Equatable {
+        /// Goes ahead once confirmed (`force`).
+        case needsConfirmation
+        /// What it names does not exist.
+        case notFound
+        /// Refused as it is: nothing to confirm.
+        case invalid
+        /// The store cannot do it now (the disk, the file, SQLite).
+        case unavailable
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .needsConfirmation: .needsConfirmation
+        case .notFound: .notFound
+        case .invalid: .invalid
+        case .newerSchema, .sqlite, .diskFull, .corruptTrack, .cannotMoveAside, .readOnlyFileSystem: .unavailable
+        }
+    }
+
+    /// What a change held back until confirmed would do; nil for any other refusal.
+    public var confirmation: StoreConfirmation? {
+        guard case let .needsConfirmation(confirmation) = self else { return nil }
+        return confirmation
     }
 }
 

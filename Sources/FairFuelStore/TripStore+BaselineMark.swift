@@ -9,7 +9,7 @@ extension TripStore {
     /// changing nothing, when a mark is recorded already, when a full fill-up comes at or before it
     /// (the tank's level is known from that one), at the moment of a recorded refuel, or inside a
     /// settled bill's period. `force` as for `addRefuel` (a settled bill the mark would move is kept).
-    public func addBaselineMark(atUTCMs: Int64, enteredUTCMs: Int64? = nil, force: Bool = false) throws(StoreError)
+    public func addBaselineMark(atUTCMs: Int64, enteredUTCMs: Int64? = nil, force: Bool = false, entryClockUTCMs: Int64? = nil) throws(StoreError)
         -> (id: Int64, change: BookChange)
     {
         var id: Int64 = 0
@@ -33,6 +33,7 @@ extension TripStore {
                 .integer(atUTCMs), .integer(Self.duplicateWindowMs))
             if let near { throw StoreError.invalid("refuel \(near) is recorded at that moment; a baseline mark is a moment of its own") }
             try refuseInsideSettledPeriod("a baseline mark", atUTCMs: atUTCMs)
+            if let entryClockUTCMs, !force { try refuseFutureEntry(atUTCMs: atUTCMs, entryClockUTCMs: entryClockUTCMs) }
             try connection.run(
                 """
                 INSERT INTO refuels (at_utc_ms, liters, cost_minor, full_tank, currency, entered_utc_ms, untracked_policy, baseline,

@@ -27,8 +27,9 @@ public struct RefuelEdit: Sendable, Equatable {
 extension TripStore {
     /// Corrects a refuel (refused, changing nothing, when settled, when the result is no refuel, or
     /// when it moves into a settled bill's period, even with `force`); every bill that moves is
-    /// re-split and the calibration relearnt.
-    public func editRefuel(id: Int64, _ edit: RefuelEdit, force: Bool = false) throws(StoreError) -> BookChange {
+    /// re-split and the calibration relearnt. `entryClockUTCMs`: as for `addRefuel` (the typos checked
+    /// are those of what the edit changes).
+    public func editRefuel(id: Int64, _ edit: RefuelEdit, force: Bool = false, entryClockUTCMs: Int64? = nil) throws(StoreError) -> BookChange {
         guard !edit.isEmpty else { throw .invalid("nothing to change: say --liters, --cost, --at, --full, --partial or --odometer-km") }
         // Read and checked in the update's write transaction: another writer's refuel cannot slip in between.
         return try rebook(force: force) {
@@ -47,6 +48,11 @@ extension TripStore {
             try validate(checked, vehicle: vehicle, excluding: id)
             try requireUnsettled(refuel: id)
             if let at = edit.atUTCMs, at != previousAt { try refuseInsideSettledPeriod("refuel \(id) moved", atUTCMs: at) }
+            if let entryClockUTCMs, !force {
+                try refuseEntryMistakes(
+                    refuel, excluding: id, vehicle: vehicle, entryClockUTCMs: entryClockUTCMs, checkDate: edit.atUTCMs != nil,
+                    checkPrice: edit.cost != nil || edit.liters != nil || edit.atUTCMs != nil)
+            }
             try connection.run(
                 "UPDATE refuels SET at_utc_ms = ?, liters = ?, cost_minor = ?, full_tank = ?, odometer_km = ? WHERE id = ?",
                 .integer(refuel.atUTCMs), .real(refuel.liters), .integer(refuel.cost.value), .int(refuel.fullTank ? 1 : 0),

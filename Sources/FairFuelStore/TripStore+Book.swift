@@ -6,13 +6,7 @@ import FairFuelSQLite
 extension StoreError {
     /// The refusal of a correction that would move settled bills' splits (no fuel is counted twice by it:
     /// a refuel inside a settled bill's period is refused on its own, `insideSettledPeriod`).
-    static func touchesSettled(_ ids: [Int64]) -> StoreError {
-        let list = ids.map(String.init).joined(separator: ", ")
-        return .invalid(
-            "this would change settled bill(s) \(list), and a settled bill never changes; nothing was changed. "
-                + "To re-split them with the change, unsettle them first (`fairfuel refuel unsettle \(ids.map(String.init).joined(separator: " "))`); "
-                + "or add --force to make the change and keep the settled bill(s) as they are (they will not show it)")
-    }
+    static func touchesSettled(_ ids: [Int64]) -> StoreError { .needsConfirmation(.touchesSettled(bills: ids)) }
 
     /// The refusal of a refuel (`what`: entered, or moved) at `atUTCMs`, inside the period of the
     /// settled bill `settled`: that bill counts the fuel burnt since the refuel before it
@@ -25,7 +19,7 @@ extension StoreError {
         return .invalid(
             "\(what) at \(utc(atUTCMs)) falls inside settled bill \(settled) (the refuel of \(utc(settledBillUTCMs)), which counts "
                 + "the fuel burnt since \(since)): its bill would take fuel that settled bill \(settled) already counts, billing it twice; "
-                + "refused, even with --force, and nothing was changed. If the refuel is right, unsettle bill \(settled) first "
+                + "refused even when confirmed, and nothing was changed. If the refuel is right, unsettle bill \(settled) first "
                 + "(`fairfuel refuel unsettle \(settled)`: it is re-split from the data), then enter it and settle again")
     }
 }

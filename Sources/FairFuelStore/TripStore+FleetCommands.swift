@@ -20,7 +20,8 @@ extension TripStore {
     /// Applies `command` through the same operations and checks as the CLI (`refuel add|edit|remove`,
     /// `trips assign|delete`, `refuel settle|unsettle`, `refuel add --baseline`), in one durable transaction with the record
     /// of its id: a refusal throws and changes nothing, a duplicate id changes nothing.
-    /// `receivedUTCMs` stamps the id (retention); a settle is stamped with the command's issue time.
+    /// `receivedUTCMs` stamps the id (retention) and is the clock a refuel's date is checked against (the
+    /// car's, not the hub's); a settle is stamped with the command's issue time.
     public func applyFleetCommand(_ command: FleetCommand, receivedUTCMs: Int64) throws(StoreError) -> FleetCommandApplication {
         try write(durable: true) { () throws -> FleetCommandApplication in
             if try connection.scalarInt("SELECT 1 FROM fleet_commands_applied WHERE id = ?", .text(command.id)) != nil {
@@ -31,7 +32,7 @@ extension TripStore {
                 throw StoreError.invalid(
                     "the command was issued \(UTCTimestamp(millisecondsSinceEpoch: command.issuedUTCMs).iso8601), longer ago than commands are remembered; send it again")
             }
-            let summary = try perform(command)
+            let summary = try perform(command, receivedUTCMs: receivedUTCMs)
             try connection.run(
                 "INSERT INTO fleet_commands_applied (id, applied_utc_ms) VALUES (?, ?)", .text(command.id), .integer(receivedUTCMs))
             try connection.run(
@@ -61,20 +62,20 @@ extension TripStore {
         throw .notFound("no driver named '\(name)'")
     }
 
-    private func perform(_ command: FleetCommand) throws -> String {
+    private func perform(_ command: FleetCommand, receivedUTCMs: Int64) throws -> String {
         switch command.operation {
         case let .refuelAdd(fields):
             let input = RefuelInput(
                 atUTCMs: fields.atUTCMs, liters: fields.liters, cost: MinorUnits(fields.costMinorUnits), fullTank: fields.fullTank,
                 odometerKilometers: fields.odometerKilometers, fuelType: fields.fuelType, station: fields.station, note: fields.note,
                 enteredUTCMs: command.issuedUTCMs)
-            let (id, _) = try addRefuelShowingChange(input, force: command.force)
+            let (id, _) = try addRefuelShowingChange(input, force: command.force, entryClockUTCMs: receivedUTCMs)
             return "refuel \(id) added"
         case let .refuelEdit(refuel, changes):
             let edit = RefuelEdit(
                 atUTCMs: changes.atUTCMs, liters: changes.liters, cost: changes.costMinorUnits.map(MinorUnits.init),
                 fullTank: changes.fullTank, odometerKilometers: changes.odometerKilometers.map { .some($0) } ?? nil)
-            _ = try editRefuel(id: refuel, edit, force: command.force)
+            _ = try editRefuel(id: refuel, edit, force: command.force, entryClockUTCMs: receivedUTCMs)
             return "refuel \(refuel) corrected"
         case let .refuelRemove(refuel):
             _ = try removeRefuel(id: refuel, force: command.force)
@@ -99,7 +100,8 @@ extension TripStore {
             let previous = result.trips.first?.previousDriverName.map { " from \($0)" } ?? ""
             return "trip \(trip) moved\(previous) to \(driver.name)"
         case let .baselineMark(at):
-            let (id, _) = try addBaselineMark(atUTCMs: at ?? command.issuedUTCMs, enteredUTCMs: command.issuedUTCMs, force: command.force)
+            let (id, _) = try addBaselineMark(
+                atUTCMs: at ?? command.issuedUTCMs, enteredUTCMs: command.issuedUTCMs, force: command.force, entryClockUTCMs: receivedUTCMs)
             return "refuel \(id): baseline mark"
         case let .tripDelete(trip):
             guard let reference = TripReference(trip) else { throw StoreError.invalid("'\(trip)' is not a trip id (42, or u7)") }

@@ -86,9 +86,12 @@ extension TripStore {
     /// is a refuel inside a settled bill's period, even with `force` (its fuel would be billed twice).
     /// With `force`, a refuel that would otherwise move a settled bill's shares (a new first full
     /// fill-up moves the baseline) is stored and that bill is kept as it is.
+    /// `entryClockUTCMs`: the clock of the side a person entered it on (the CLI's, the web request's,
+    /// the car's receipt of a hub command), which a typed refuel is checked against for typos
+    /// (`refuseEntryMistakes`, held back unless `force`); nil for a history nobody typed (demos, imports).
     @discardableResult
-    public func addRefuel(_ refuel: RefuelInput, force: Bool = false) throws(StoreError) -> Int64 {
-        try addRefuelShowingChange(refuel, force: force).id
+    public func addRefuel(_ refuel: RefuelInput, force: Bool = false, entryClockUTCMs: Int64? = nil) throws(StoreError) -> Int64 {
+        try addRefuelShowingChange(refuel, force: force, entryClockUTCMs: entryClockUTCMs).id
     }
 
     /// `addRefuel`, with the bills it moved (the new one among them, with no shares before).
@@ -96,12 +99,17 @@ extension TripStore {
     /// The checks run in the insert's write transaction (BEGIN IMMEDIATE, waiting up to the
     /// busy timeout for another writer): of two refuels entered at once, the second sees the
     /// first and is refused by the same rule as when they come one after the other.
-    public func addRefuelShowingChange(_ refuel: RefuelInput, force: Bool = false) throws(StoreError) -> (id: Int64, change: BookChange) {
+    public func addRefuelShowingChange(
+        _ refuel: RefuelInput, force: Bool = false, entryClockUTCMs: Int64? = nil
+    ) throws(StoreError) -> (id: Int64, change: BookChange) {
         var id: Int64 = 0
         let change = try rebook(force: force) {
             let vehicle = try vehicle()
             try validate(refuel, vehicle: vehicle)
             try refuseInsideSettledPeriod("a refuel", atUTCMs: refuel.atUTCMs)
+            if let entryClockUTCMs, !force {
+                try refuseEntryMistakes(refuel, excluding: nil, vehicle: vehicle, entryClockUTCMs: entryClockUTCMs, checkDate: true, checkPrice: true)
+            }
             try connection.run(
                 """
                 INSERT INTO refuels (at_utc_ms, liters, cost_minor, full_tank, odometer_km, fuel_type, station, note, currency,
@@ -245,24 +253,11 @@ extension TripStore {
         var carried: [FuelShare] = []
         for (index, bill) in all.enumerated() {
             defer { previous = bill.at }
-            var fuelByDriver: [DriverID: (name: String, liters: Double)] = [:]
-            for trace in traces {
-                let liters = trace.fuel(from: previous, to: bill.at)
-                guard liters > 0 else { continue }
-                fuelByDriver[trace.driver, default: (trace.driverName, 0)].liters += liters
-            }
-            var untrackedLiters = 0.0
-            for (from, to, liters) in untracked {
-                untrackedLiters += FuelTrace.overlap(from: from, to: to, liters: liters, windowFrom: previous, windowTo: bill.at)
-            }
-            var fuel = fuelByDriver.map { FuelShare(driver: $0.key, fuel: Liters($0.value.liters)) }
-            if untrackedLiters > 0 { fuel.append(FuelShare(driver: nil, fuel: Liters(untrackedLiters))) }
-            if !bill.settled && !learned.isEmpty {
-                fuel = fuel.map { FuelShare(driver: $0.driver, fuel: Liters($0.fuel.value * (learned[$0.driver] ?? 1))) }
-            }
+            let (fuel, windowNames) = Self.billFuel(
+                from: previous, to: bill.at, traces: traces, untracked: untracked, learned: bill.settled ? [:] : learned)
             let row = { (share: CostShare) in
                 RefuelSplit.Share(
-                    driver: share.driver, driverName: share.driver.flatMap { fuelByDriver[$0]?.name ?? names[$0] },
+                    driver: share.driver, driverName: share.driver.flatMap { windowNames[$0] ?? names[$0] },
                     fuelLiters: share.fuel.value, cost: share.cost)
             }
             var rows: [RefuelSplit.Share] = []
@@ -304,6 +299,31 @@ extension TripStore {
         // Shares of a refuel that no longer exists (the cascade needs foreign keys on).
         if !dryRun { try connection.run("DELETE FROM refuel_shares WHERE refuel_id NOT IN (SELECT id FROM refuels)") }
         return settledWouldBe
+    }
+
+    /// Each party's fuel in a bill's window (`from`, `to`]: the drivers' from their traces, untracked
+    /// driving's (driver nil) by its overlap, each weighted by the factor the car learnt for it (`learned`:
+    /// empty for a settled bill); with the drivers' names as their traces have them. One rule for the
+    /// bills and the open bill (`openBill`).
+    static func billFuel(
+        from: Int64, to: Int64, traces: [FuelTrace], untracked: [(Int64, Int64, Double)], learned: [DriverID?: Double]
+    ) -> (fuel: [FuelShare], names: [DriverID: String]) {
+        var fuelByDriver: [DriverID: (name: String, liters: Double)] = [:]
+        for trace in traces {
+            let liters = trace.fuel(from: from, to: to)
+            guard liters > 0 else { continue }
+            fuelByDriver[trace.driver, default: (trace.driverName, 0)].liters += liters
+        }
+        var untrackedLiters = 0.0
+        for (start, end, liters) in untracked {
+            untrackedLiters += FuelTrace.overlap(from: start, to: end, liters: liters, windowFrom: from, windowTo: to)
+        }
+        var fuel = fuelByDriver.map { FuelShare(driver: $0.key, fuel: Liters($0.value.liters)) }
+        if untrackedLiters > 0 { fuel.append(FuelShare(driver: nil, fuel: Liters(untrackedLiters))) }
+        if !learned.isEmpty {
+            fuel = fuel.map { FuelShare(driver: $0.driver, fuel: Liters($0.fuel.value * (learned[$0.driver] ?? 1))) }
+        }
+        return (fuel, fuelByDriver.mapValues(\.name))
     }
 
     /// The stored shares of one bill, in the order `splits()` gives them.

@@ -16,13 +16,14 @@ enum PageViews {
             """
     }
 
-    /// This month per driver, every bill's totals per driver, the open bill and the trips waiting for a name.
-    static func home(book: StoreBook, trips: [TripRow], now: CarNow) -> String {
+    /// This month (`month`: the request's, in the vehicle's time zone) per driver, every bill's totals per
+    /// driver, the open bill and the trips waiting for a name.
+    static func home(book: StoreBook, trips: [TripRow], now: CarNow, month: CalendarMonth, openBill: OpenBill) -> String {
         let u = book.units
-        let month = book.latestMonth
         let summary = book.summary(month)
         var body = carNow(now, units: u)
-        body += "<section class=\"card\"><h2>\(H.h(month.map { "This month: \($0)" } ?? "No trips yet"))</h2>"
+        body += "<section class=\"card\" id=\"month\" data-month=\"\(month)\"><h2>\(H.h("This month: \(month)"))</h2>"
+        if summary.drivers.isEmpty { body += "<p class=\"muted\">Nobody has driven this month yet.</p>" }
         body += H.table(
             ["Driver", u.distanceUnit, u.volumeUnit, u.currency],
             summary.drivers.map { d in
@@ -41,7 +42,7 @@ enum PageViews {
             rowAttributes: totals.map { t in
                 "data-driver=\"\(H.h(t.beforeTracking ? "(before tracking)" : t.driverName ?? "(untracked)"))\" data-cost-cents=\"\(t.cost.value)\""
             }) + "</section>"
-        body += openBill(book: book, trips: trips)
+        body += Self.openBill(openBill, units: u)
         let waiting = trips.filter(\.untracked)
         body += "<section class=\"card\"><h2>Waiting for a name (\(waiting.count))</h2>"
         body += waiting.isEmpty ? "<p class=\"muted\">Every trip has its driver.</p>" : tripTable(waiting.suffix(20), units: u)
@@ -70,27 +71,22 @@ enum PageViews {
             + "<p>\(H.h(driving))</p><p>\(H.h(tank))</p></section>"
     }
 
-    /// The fuel burnt since the last refuel, by driver: what the next bill will split.
-    static func openBill(book: StoreBook, trips: [TripRow]) -> String {
-        let u = book.units
-        let since = book.splits.map(\.refuel.atUTCMs).max()
-        let open = trips.filter { trip in since.map { (trip.startUTCMs ?? .min) >= $0 } ?? true }
-        var byDriver: [(String, Double, Double)] = []
-        for trip in open {
-            let name = trip.untracked ? "(untracked)" : trip.driverName
-            if let i = byDriver.firstIndex(where: { $0.0 == name }) {
-                byDriver[i].1 += trip.distanceMeters
-                byDriver[i].2 += trip.fuelLiters
-            } else {
-                byDriver.append((name, trip.distanceMeters, trip.fuelLiters))
-            }
+    /// The fuel burnt since the last refuel, by driver, and its estimated cost: what the next bill will split.
+    static func openBill(_ bill: OpenBill, units u: DisplayUnits) -> String {
+        let title = bill.sinceUTCMs.map { "Open bill: since the refuel of \(u.minuteText(utcMs: $0))" } ?? "Open bill: no refuel yet"
+        let priced = bill.estimatedPricePerLiter != nil
+        let rows = bill.shares.map { share in
+            [H.h(share.driver == nil ? "(untracked)" : share.driverName ?? "(removed driver)"), H.h(DisplayUnits.fixed(u.volume(liters: share.fuelLiters), 2))]
+                + (priced ? [H.h(u.moneyText(share.cost))] : [])
         }
-        let title = since.map { "Open bill: since the refuel of \(u.minuteText(utcMs: $0))" } ?? "Open bill: no refuel yet"
-        return "<section class=\"card\"><h2>\(H.h(title))</h2>"
-            + (byDriver.isEmpty ? "<p class=\"muted\">Nobody has driven since.</p>" : H.table(
-                ["Driver", u.distanceUnit, u.volumeUnit],
-                byDriver.map { [H.h($0.0), H.h(DisplayUnits.fixed(u.distance(meters: $0.1), 1)), H.h(DisplayUnits.fixed(u.volume(liters: $0.2), 2))] },
-                numeric: [1, 2])) + "</section>"
+        let note = priced ? "<p class=\"muted\">Costs at the last bill's price; the next refuel's bill says what they are.</p>"
+            : bill.shares.isEmpty ? "" : "<p class=\"muted\">The costs are known once the tank has been filled up to the top.</p>"
+        return "<section class=\"card\" id=\"open-bill\"><h2>\(H.h(title))</h2>"
+            + (bill.shares.isEmpty ? "<p class=\"muted\">Nobody has driven since.</p>" : H.table(
+                ["Driver", u.volumeUnit] + (priced ? ["Estimated cost"] : []), rows,
+                numeric: priced ? [1, 2] : [1],
+                rowAttributes: bill.shares.map { "data-driver=\"\(H.h($0.driver == nil ? "(untracked)" : $0.driverName ?? ""))\" data-cost-cents=\"\($0.cost.value)\"" }))
+            + note + "</section>"
     }
 
     /// `timeOnly`: under a day's heading, the start's time without its date.

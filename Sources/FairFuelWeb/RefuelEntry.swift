@@ -21,12 +21,12 @@ enum RefuelEntry {
     /// (an emptied odometer forgets the reading; `at`, the car's local time to the minute, moves it).
     static func edit(
         of bill: RefuelInput, at: String? = nil, liters: String?, gallons: String?, cost: String?, full: Bool, odometerKilometers: String?,
-        units: DisplayUnits, nowUTCMs: Int64
+        units: DisplayUnits
     ) throws(WebError) -> RefuelEdit {
         var edit = RefuelEdit()
         // The form shows the time to the minute: the same minute is no move.
         if let at, !at.isEmpty, at.replacing("T", with: " ") != units.minuteText(utcMs: bill.atUTCMs) {
-            edit.atUTCMs = try instant(at, units: units, nowUTCMs: nowUTCMs)
+            edit.atUTCMs = try instant(at, units: units)
         }
         let volume = try self.liters(liters: liters, gallons: gallons, units: units)
         // The form shows the volume rounded to 2 decimals in the car's unit: the same text is no change.
@@ -43,12 +43,10 @@ enum RefuelEntry {
     }
 
     /// The instant a typed time names (`fairfuel refuel edit --at`'s rules: without an offset the car's
-    /// wall clock, a time that clock skipped or one that has not come yet refused).
-    static func instant(_ text: String, units: DisplayUnits, nowUTCMs: Int64) throws(WebError) -> Int64 {
+    /// wall clock, a time that clock skipped refused; one that has not come yet the store asks about).
+    static func instant(_ text: String, units: DisplayUnits) throws(WebError) -> Int64 {
         do {
-            let instant = try RefuelTime.instant(text, units: units)
-            try RefuelTime.refuseFuture(instant, nowUTCMs: nowUTCMs, units: units)
-            return instant
+            return try RefuelTime.instant(text, units: units)
         } catch {
             throw .badRequest("at: \(error)")
         }

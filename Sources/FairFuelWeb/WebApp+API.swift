@@ -167,7 +167,7 @@ extension WebApp {
             let id = try refuelID(context)
             let units = try await book.units()
             var edit = RefuelEdit()
-            if let at = body.at { edit.atUTCMs = try RefuelEntry.instant(at, units: units, nowUTCMs: configuration.nowUTCMs()) }
+            if let at = body.at { edit.atUTCMs = try RefuelEntry.instant(at, units: units) }
             if let liters = body.liters { edit.liters = try RefuelEntry.liters(liters: String(liters), gallons: nil, units: units) }
             if let cost = body.cost { edit.cost = try RefuelEntry.money(cost, units: units) }
             edit.fullTank = body.full
@@ -259,11 +259,12 @@ extension WebApp {
     /// The home page's figures: this month per driver, the bills' totals per driver, the open bill, untracked trips.
     func homeJSON() async throws(WebError) -> String {
         let (book, trips) = try await self.book.snapshot()
-        let month = book.latestMonth
+        let month = currentMonth(book.units)
+        let openBill = try await self.book.openBill()
         var j = JSONLine()
         j.add("vehicle", book.vehicle.name)
         j.add("currency", book.units.currency)
-        j.add("month", month?.description)
+        j.add("month", month.description)
         j.addRaw("month_drivers", json: JSONLine.array(book.summary(month).drivers.map { d in
             var o = JSONLine()
             o.add("driver", d.driverName)
@@ -274,7 +275,19 @@ extension WebApp {
         }))
         let totals = SplitText.render(book.splits, by: .driver, json: true, units: book.units)
         j.addRaw("totals", json: String(totals.dropLast(totals.hasSuffix("\n") ? 1 : 0)))
-        j.add("open_since_utc", TripText.utc(book.splits.map(\.refuel.atUTCMs).max()))
+        j.add("open_since_utc", TripText.utc(openBill.sinceUTCMs))
+        var open = JSONLine()
+        open.add("since_utc", TripText.utc(openBill.sinceUTCMs))
+        open.add("estimated_price_per_l_cents", openBill.estimatedPricePerLiter, decimals: 3)
+        open.addRaw("drivers", json: JSONLine.array(openBill.shares.map { share in
+            var o = JSONLine()
+            o.add("driver", share.driver == nil ? nil : share.driverName)
+            o.add("untracked", share.driver == nil)
+            o.add("fuel_l", share.fuelLiters, decimals: 3)
+            o.add("estimated_cost_cents", openBill.estimatedPricePerLiter == nil ? nil : share.cost.value)
+            return o.string
+        }))
+        j.addRaw("open_bill", json: open.string)
         j.addRaw("untracked", json: TripText.jsonArray(trips.filter(\.untracked)))
         let now = try await carNow()
         var n = JSONLine()

@@ -51,7 +51,9 @@ extension WebApp {
         router.get("/", use: page { _, _, session throws(WebError) in
             let (book, trips) = try await self.book.snapshot()
             let now = try await carNow()
-            return HTMLPage.response(HTMLPage.page(book.vehicle.name, session: session, body: PageViews.home(book: book, trips: trips, now: now)))
+            let body = PageViews.home(
+                book: book, trips: trips, now: now, month: currentMonth(book.units), openBill: try await self.book.openBill())
+            return HTMLPage.response(HTMLPage.page(book.vehicle.name, session: session, body: body))
         })
         router.get("/trips", use: page { request, _, session throws(WebError) in
             let units = try await book.units()
@@ -141,7 +143,7 @@ extension WebApp {
             do throws(WebError) {
                 let edit = try RefuelEntry.edit(
                     of: bill, at: form["at"], liters: form["liters"], gallons: form["gallons"], cost: form["cost"], full: form["full"] != nil,
-                    odometerKilometers: form["odometer_km"], units: units, nowUTCMs: configuration.nowUTCMs())
+                    odometerKilometers: form["odometer_km"], units: units)
                 let change = try await book.editRefuel(id: id, edit, confirmed: form["confirm"] != nil)
                 let body = PageViews.change("refuel \(id) corrected; bills re-split, calibration relearnt", change: change, units: units)
                 return HTMLPage.response(HTMLPage.page("Refuel \(id) corrected", session: session, body: body))
@@ -250,6 +252,12 @@ extension WebApp {
     }
 
     // MARK: Shared by the pages and the API
+
+    /// "This month" on the home page and in its API: the calendar month of the request's clock in the
+    /// vehicle's time zone (the month the family is living, even before anyone drove in it).
+    func currentMonth(_ units: DisplayUnits) -> CalendarMonth {
+        CalendarMonth(utcMs: configuration.nowUTCMs(), in: units.timeZone)
+    }
 
     /// The tank from the store, and the driving from the running service when one answers.
     func carNow() async throws(WebError) -> CarNow {

@@ -24,9 +24,13 @@ actor WebBook {
         db.uplink = configuration.uplink
     }
 
-    /// Runs `body` against the store, the store's refusals told as the web tells them.
+    /// Runs `body` against the store, the store's refusals told as the web tells them (a change held
+    /// back until confirmed, in the family's units).
     func read<T: Sendable>(_ body: (TripStore) throws(StoreError) -> T) throws(WebError) -> T {
-        do { return try body(db) } catch { throw WebError(error) }
+        do { return try body(db) } catch {
+            guard error.kind == .needsConfirmation else { throw WebError(error) }
+            throw WebError(error, units: (try? db.vehicle()).map { configuration.units($0) })
+        }
     }
 
     func units() throws(WebError) -> DisplayUnits {
@@ -109,16 +113,11 @@ actor WebBook {
         try read { db throws(StoreError) in try db.refuels() }
     }
 
-    /// `fairfuel refuel`: the car's usual-price check (unless confirmed), then the store's own checks in one transaction.
+    /// `fairfuel refuel`: the store's checks (its typo checks against the request's clock, unless confirmed) in one transaction.
     /// The receipt (metadata already stripped) is kept right after, in its own transaction.
     func addRefuel(_ input: RefuelInput, confirmed: Bool, receipt: ReceiptImage? = nil) throws(WebError) -> (id: Int64, change: BookChange) {
-        let units = try units()
-        if !confirmed {
-            try refuseUnusualPrice(
-                cost: input.cost, liters: input.liters, atUTCMs: input.atUTCMs, currency: input.currency ?? units.currency,
-                log: try refuels(), units: units)
-        }
-        let result = try read { db throws(StoreError) in try db.addRefuelShowingChange(input, force: confirmed) }
+        let now = configuration.nowUTCMs()
+        let result = try read { db throws(StoreError) in try db.addRefuelShowingChange(input, force: confirmed, entryClockUTCMs: now) }
         changed()
         if let receipt {
             try read { db throws(StoreError) in try db.attachReceipt(refuel: result.id, mediaType: receipt.mediaType, image: receipt.bytes) }
@@ -127,33 +126,12 @@ actor WebBook {
         return result
     }
 
-    /// `fairfuel refuel edit`: the car's usual-price check (unless confirmed, never for a baseline mark,
-    /// whose edit the store refuses in its own words), then the store's edit in one transaction.
+    /// `fairfuel refuel edit`: the store's edit and its checks (as for `addRefuel`) in one transaction.
     func editRefuel(id: Int64, _ edit: RefuelEdit, confirmed: Bool) throws(WebError) -> BookChange {
-        let log = try refuels()
-        let bill = try refuel(id)
-        let units = try units()
-        if !confirmed && !bill.baseline && (edit.cost != nil || edit.liters != nil || edit.atUTCMs != nil) {
-            try refuseUnusualPrice(
-                cost: edit.cost ?? bill.cost, liters: edit.liters ?? bill.liters, atUTCMs: edit.atUTCMs ?? bill.atUTCMs,
-                currency: bill.currency ?? units.currency, excluding: id, log: log, units: units)
-        }
-        let change = try read { db throws(StoreError) in try db.editRefuel(id: id, edit, force: confirmed) }
+        let now = configuration.nowUTCMs()
+        let change = try read { db throws(StoreError) in try db.editRefuel(id: id, edit, force: confirmed, entryClockUTCMs: now) }
         changed()
         return change
-    }
-
-    /// A price per litre far from the car's usual one (`UsualRefuelPrice`) asks for a confirmation.
-    private func refuseUnusualPrice(
-        cost: MinorUnits, liters: Double, atUTCMs: Int64, currency: String, excluding: Int64? = nil,
-        log: [(id: Int64, refuel: RefuelInput)], units: DisplayUnits
-    ) throws(WebError) {
-        guard let finding = UsualRefuelPrice.check(
-            cost: cost, liters: liters, atUTCMs: atUTCMs, currency: currency, excluding: excluding, log: log, vehicleCurrency: units.currency)
-        else { return }
-        throw .needsConfirmation(
-            UsualPriceText.message(finding, cost: cost, liters: liters, units: units)
-                + ": check the cost and the volume, or confirm if they are right; nothing was changed")
     }
 
     /// `fairfuel refuel remove`: every split recomputed; a settled bill that would move asks for a confirmation.
@@ -172,6 +150,11 @@ actor WebBook {
         try read { db throws(StoreError) in try db.receipt(refuel: id) }
     }
 
+    /// The bill not yet paid, split as the next refuel's will be (`TripStore.openBill`).
+    func openBill() throws(WebError) -> OpenBill {
+        try read { db throws(StoreError) in try db.openBill() }
+    }
+
     func splits() throws(WebError) -> [RefuelSplit] {
         try read { db throws(StoreError) in try db.splits() }
     }
@@ -180,7 +163,8 @@ actor WebBook {
         try requireRefuel(id)
         let now = configuration.nowUTCMs()
         let settled = try read { db throws(StoreError) in try db.settleRefuels([id], atUTCMs: now) }.contains(id)
-        cached = nil
+        // As the CLI's settle: the bills the running service publishes carry their settled mark.
+        if settled { changed() } else { cached = nil }
         return settled
     }
 

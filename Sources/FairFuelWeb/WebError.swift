@@ -1,3 +1,4 @@
+import FairFuelReports
 import FairFuelStore
 import Hummingbird
 
@@ -51,21 +52,19 @@ public enum WebError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The store's refusal as the web tells it: a missing thing is 404, a refused change 422, or 409
-    /// when it only needs a confirmation (the store's `force`); the disk and SQLite's failures are 503.
-    init(_ error: StoreError) {
-        switch error {
-        case let .notFound(message): self = .notFound(message)
-        case let .invalid(message):
-            // A settled-bill refusal says how to go ahead anyway (`add --force`): here that is a confirmation.
-            if message.contains("add --force") {
-                self = .needsConfirmation(message.replacing("add --force", with: "confirm"))
-            } else if message.hasPrefix("no trip") || message.hasPrefix("no driver") || message.hasPrefix("no refuel") {
-                self = .notFound(message)
-            } else {
-                self = .refused(message)
-            }
-        default: self = .unavailable("the store cannot do that now: \(error)")
+    /// The store's refusal as the web tells it, by its kind: a missing thing is 404, a refused change 422,
+    /// or 409 when it only needs a confirmation (the store's `force`, worded in `units` when given);
+    /// the disk and SQLite's failures are 503.
+    init(_ error: StoreError, units: DisplayUnits? = nil) {
+        switch error.kind {
+        case .needsConfirmation:
+            let confirmation = error.confirmation
+            self = .needsConfirmation(
+                units.flatMap { units in confirmation.map { StoreConfirmationText.message($0, units: units, goAhead: "confirm") } }
+                    ?? confirmation?.text(goAhead: "confirm") ?? error.description)
+        case .notFound: self = .notFound(error.description)
+        case .invalid: self = .refused(error.description)
+        case .unavailable: self = .unavailable("the store cannot do that now: \(error)")
         }
     }
 }

@@ -28,17 +28,18 @@ extension RefuelCommand.Add {
         let timestamp: Int64
         if let at {
             timestamp = try RefuelEntryChecks.instant(at, units: units)
-            try RefuelEntryChecks.refuseFuture(timestamp, units: units)
         } else {
             timestamp = WallClock.utcMilliseconds()
         }
         do {
-            let (id, change) = try db.addBaselineMark(atUTCMs: timestamp, enteredUTCMs: WallClock.utcMilliseconds(), force: force)
+            let (id, change) = try db.addBaselineMark(
+                atUTCMs: timestamp, enteredUTCMs: WallClock.utcMilliseconds(), force: force,
+                entryClockUTCMs: at == nil ? timestamp : try RefuelEntryChecks.nowUTCMs())
             print("refuel \(id): baseline mark, the tank was full at \(TripText.utc(timestamp)!); the next bill is an ordinary one")
             let others = BookChange(bills: change.bills.filter { $0.refuelID != id })
             if !others.bills.isEmpty { print("bills re-split:\n" + BookChangeText.text(others, units: units), terminator: "") }
         } catch {
-            throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "record the baseline mark"))
+            throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "record the baseline mark", units: units))
         }
         // Calibration now measures from the mark: the running service takes it now.
         store.control.tellService()

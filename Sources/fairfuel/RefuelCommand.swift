@@ -45,7 +45,7 @@ struct RefuelCommand: ParsableCommand {
         var station: String?
         @Option(help: "A free note.", transform: CheckedArgument.text)
         var note: String?
-        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one (before it has one: outside what fuel costs anywhere in its currency), or a settled bill's split would move (it is kept as it was); a refuel inside a settled bill's period is refused all the same.")
+        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one (before it has one: outside what fuel costs anywhere in its currency), --at is more than ten minutes in the future, or a settled bill's split would move (it is kept as it was); a refuel inside a settled bill's period is refused all the same.")
         var force = false
         @OptionGroup var store: StoreOptions
 
@@ -77,7 +77,6 @@ struct RefuelCommand: ParsableCommand {
             let timestamp: Int64
             if let at {
                 timestamp = try RefuelEntryChecks.instant(at, units: units)
-                try RefuelEntryChecks.refuseFuture(timestamp, units: units)
             } else {
                 timestamp = WallClock.utcMilliseconds()
             }
@@ -88,22 +87,21 @@ struct RefuelCommand: ParsableCommand {
                 throw ValidationError("--cost: \(error)")
             }
             let volume = liters ?? units.liters(gallons: gallons!)
-            try RefuelEntryChecks.refuseUnusualPrice(
-                cost: amount, liters: volume, atUTCMs: timestamp, currency: vehicle.currency,
-                log: try RefuelCommand.readLog(db), vehicleCurrency: vehicle.currency, units: units, force: force)
+            // Without --at it is dated by the wall clock: the clock its date is checked against.
+            let now = at == nil ? timestamp : try RefuelEntryChecks.nowUTCMs()
             let odometer = odometerKilometers ?? odometerMiles.map { $0 * DisplayUnits.metersPerMile / 1000 }
             let input = RefuelInput(
                 atUTCMs: timestamp, liters: volume, cost: amount, fullTank: !partial, odometerKilometers: odometer,
                 fuelType: fuel, station: station, note: note, currency: vehicle.currency, enteredUTCMs: WallClock.utcMilliseconds())
             do {
-                let (id, change) = try db.addRefuelShowingChange(input, force: force)
+                let (id, change) = try db.addRefuelShowingChange(input, force: force, entryClockUTCMs: now)
                 print("refuel \(id): \(units.volumeText(liters: volume)) for \(units.moneyWithCurrency(amount)), "
                     + "\(partial ? "partial" : "full tank"), at \(TripText.utc(timestamp)!)")
                 // A refuel entered late, between two others, moves the bill after it (or, first, the baseline).
                 let others = BookChange(bills: change.bills.filter { $0.refuelID != id })
                 if !others.bills.isEmpty { print("other bills re-split:\n" + BookChangeText.text(others, units: units), terminator: "") }
             } catch {
-                let message = StoreFailure.message(error, path: db.path, doing: "record the refuel")
+                let message = StoreFailure.message(error, path: db.path, doing: "record the refuel", units: units)
                 // Typed again to correct it: say which refuel it repeats and how to correct that one.
                 guard let existing = try? db.refuelRecorded(near: timestamp) else { throw UserFacingError(message) }
                 throw UserFacingError(
@@ -201,7 +199,7 @@ struct RefuelCommand: ParsableCommand {
         @Option(name: .customLong("odometer-km"), help: "The odometer reading, km.") var odometerKilometers: Double?
         @Option(name: .customLong("odometer-mi"), help: "The odometer reading, miles.") var odometerMiles: Double?
         @Flag(name: .customLong("no-odometer"), help: "Forget the odometer reading.") var noOdometer = false
-        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one (before it has one: outside what fuel costs anywhere in its currency), or another settled bill's split would move (it is kept as it was); a move into a settled bill's period is refused all the same.")
+        @Flag(help: "Go ahead even when the price per litre is far from the car's usual one (before it has one: outside what fuel costs anywhere in its currency), --at is more than ten minutes in the future, or another settled bill's split would move (it is kept as it was); a move into a settled bill's period is refused all the same.")
         var force = false
         @Flag(help: "Print the bills that moved as JSON.") var json = false
         @OptionGroup var store: StoreOptions
@@ -225,9 +223,7 @@ struct RefuelCommand: ParsableCommand {
             let units = DisplayUnits(vehicle: vehicle)
             var edit = RefuelEdit()
             if let at {
-                let instant = try RefuelEntryChecks.instant(at, units: units)
-                try RefuelEntryChecks.refuseFuture(instant, units: units)
-                edit.atUTCMs = instant
+                edit.atUTCMs = try RefuelEntryChecks.instant(at, units: units)
             }
             edit.liters = liters ?? gallons.map { units.liters(gallons: $0) }
             if let cost {
@@ -240,15 +236,10 @@ struct RefuelCommand: ParsableCommand {
             if full || partial { edit.fullTank = full }
             if noOdometer { edit.odometerKilometers = .some(nil) }
             if let km = odometerKilometers ?? odometerMiles.map({ $0 * DisplayUnits.metersPerMile / 1000 }) { edit.odometerKilometers = km }
-            // A baseline mark has no price to check: the store refuses its edit in its own words.
-            if !bill.baseline && (edit.cost != nil || edit.liters != nil || edit.atUTCMs != nil) {
-                try RefuelEntryChecks.refuseUnusualPrice(
-                    cost: edit.cost ?? bill.cost, liters: edit.liters ?? bill.liters, atUTCMs: edit.atUTCMs ?? bill.atUTCMs, currency: currency,
-                    excluding: id, log: log, vehicleCurrency: vehicle.currency, units: units, force: force)
-            }
+            let now = try RefuelEntryChecks.nowUTCMs()
             let change: BookChange
-            do { change = try db.editRefuel(id: id, edit, force: force) } catch {
-                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "correct refuel \(id)"))
+            do { change = try db.editRefuel(id: id, edit, force: force, entryClockUTCMs: now) } catch {
+                throw UserFacingError(StoreFailure.message(error, path: db.path, doing: "correct refuel \(id)", units: units))
             }
             store.control.tellService(json: json)
             if json {

@@ -211,7 +211,7 @@ import TestSupport
             #expect(refused.exitCode == 1, "\(arguments): \(refused.standardOutput)")
             #expect(refused.standardError.contains("falls inside settled bill 2 (the refuel of 2026-11-20T09:00:00"), "\(refused.standardError)")
             #expect(refused.standardError.contains("since the refuel of 2026-11-20T0"), "\(refused.standardError)")
-            #expect(refused.standardError.contains("refused, even with --force, and nothing was changed"))
+            #expect(refused.standardError.contains("refused even when confirmed, and nothing was changed"))
             #expect(refused.standardError.contains("`fairfuel refuel unsettle 2`"))
         }
         #expect(try Self.run(["split", "--json", "--db", db]).standardOutput == books)

@@ -250,7 +250,7 @@ import Testing
         #expect(try store.splits() == books)
         let message = StoreError.insideSettledPeriod(
             "a refuel", atUTCMs: inside, settled: bills[1], settledBillUTCMs: Self.t0 + 3 * Self.hour, previousUTCMs: nil).description
-        #expect(message.contains("since tracking began") && message.contains("billing it twice") && message.contains("even with --force"))
+        #expect(message.contains("since tracking began") && message.contains("billing it twice") && message.contains("even when confirmed") && !message.contains("--force"))
         #expect(message.contains("`fairfuel refuel unsettle \(bills[1])`"))
 
         // Before the first bill, once it is settled: its period runs back to the start of tracking.

@@ -62,8 +62,14 @@ enum WebRig {
     }
 
     /// The app on a free loopback port for the length of `body`, then shut down as at SIGTERM.
-    static func serve<T: Sendable>(_ db: String, hub: HubFamily? = nil, _ body: @Sendable (WebClient) async throws -> T) async throws -> T {
-        let app = try WebApp(configuration: configuration(db), hub: hub)
+    /// `configure`: changes to the rig's configuration (another clock).
+    static func serve<T: Sendable>(
+        _ db: String, hub: HubFamily? = nil, configure: (inout WebConfiguration) -> Void = { _ in },
+        _ body: @Sendable (WebClient) async throws -> T
+    ) async throws -> T {
+        var configuration = configuration(db)
+        configure(&configuration)
+        let app = try WebApp(configuration: configuration, hub: hub)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let server = ServiceGroup(configuration: .init(
             services: [app.application(onRunning: { portSink.yield($0) })], gracefulShutdownSignals: [], logger: app.logger))

@@ -90,10 +90,16 @@ paths = {
     "/api/v1/logout": {"post": op("Log out", ok({"type": "object"}), (401, 403), change=True)},
     "/api/v1/session": {"get": op("Who is logged in, and the CSRF token changes carry", ok(ref("Session")), (401,))},
     "/api/v1/home": {"get": op("The home page's figures", ok({"type": "object", "required": ["vehicle", "month_drivers", "totals", "untracked"],
-        "properties": {"vehicle": {"type": "string"}, "currency": {"type": "string"}, "month": nullable("string"),
+        "properties": {"vehicle": {"type": "string"}, "currency": {"type": "string"}, "month": {"type": "string"},
                        "month_drivers": arr({"type": "object", "properties": {"driver": {"type": "string"}, "distance_km": {"type": "number"},
                                                                                "fuel_l": {"type": "number"}, "cost_cents": {"type": "integer"}}}),
-                       "totals": arr(ref("DriverTotal")), "open_since_utc": nullable("string"), "untracked": arr(ref("Trip")),
+                       "totals": arr(ref("DriverTotal")), "open_since_utc": nullable("string"),
+                       "open_bill": {"type": "object", "required": ["since_utc", "estimated_price_per_l_cents", "drivers"], "properties": {
+                           "since_utc": nullable("string"), "estimated_price_per_l_cents": nullable("number"),
+                           "drivers": arr({"type": "object", "required": ["driver", "untracked", "fuel_l", "estimated_cost_cents"], "properties": {
+                               "driver": nullable("string"), "untracked": {"type": "boolean"}, "fuel_l": {"type": "number"},
+                               "estimated_cost_cents": nullable("integer")}})}},
+                       "untracked": arr(ref("Trip")),
                        "now": {"type": "object", "required": ["driving", "driver", "tank_l"], "properties": {
                            "driving": {"enum": ["parked", "driven", "not_known"]}, "driver": nullable("string"),
                            "tank_l": nullable("number"), "tank_capacity_l": {"type": "number"}}}}}), READ_ERRORS)},

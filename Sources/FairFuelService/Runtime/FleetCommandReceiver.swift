@@ -34,7 +34,7 @@ final class FleetCommandReceiver {
     }
 
     /// Decides and applies one message; returns the result to publish and whether the store changed.
-    /// `utcMs`: the wall clock, which stamps an applied id for its retention.
+    /// `utcMs`: the wall clock, which stamps an applied id for its retention and is what a refuel's date is checked against (the store's typing checks).
     func receive(_ payload: [UInt8], utcMs: Int64) -> (result: [UInt8], changed: Bool) {
         let secret: String?
         do { secret = try store.pairingSecretHex() } catch {
