@@ -121,8 +121,8 @@ public struct WebApp: Sendable {
         return try await offTheEventLoops { unknown.hash(cost: cost) }
     }
 
-    /// Runs blocking work (bcrypt: a quarter second at cost 12) on NIO's thread pool, never on an event
-    /// loop, where it would hold up every other request on that loop.
+    /// Runs blocking work (bcrypt: a quarter second or more at cost 12) on NIO's thread pool, never on
+    /// an event loop or the two concurrency threads, where it would hold up every other request.
     func offTheEventLoops<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws(WebError) -> T {
         do { return try await NIOThreadPool.singleton.runIfActive(work) } catch { throw .unavailable("the app is shutting down") }
     }
