@@ -56,18 +56,32 @@ extension TripStore {
     /// Every web user, in the order they were added.
     public func webUsers() throws(StoreError) -> [WebUser] {
         try wrap { () throws(SQLiteError) in
-            try connection.query("SELECT id, name, role, password_hash, created_utc_ms FROM web_users ORDER BY id") { row in
-                WebUser(
-                    id: row.int64(0), name: row.text(1) ?? "", role: WebUser.Role(rawValue: row.text(2) ?? "") ?? .driver,
-                    passwordHash: row.text(3) ?? "", createdUTCMs: row.int64(4))
-            }
+            try connection.query("SELECT \(Self.webUserColumns) FROM web_users ORDER BY id", row: Self.webUserOfRow)
+        }
+    }
+
+    /// The web user with this id, or nil (one read by the primary key: the web app asks at every request).
+    public func webUser(id: Int64) throws(StoreError) -> WebUser? {
+        try wrap { () throws(SQLiteError) in
+            try connection.query("SELECT \(Self.webUserColumns) FROM web_users WHERE id = ?", .integer(id), row: Self.webUserOfRow).first
         }
     }
 
     /// The web user called `name` (any case), or nil.
     public func webUser(named name: String) throws(StoreError) -> WebUser? {
-        let trimmed = name.trimmingWhitespace.lowercased()
-        return try webUsers().first { $0.name.lowercased() == trimmed }
+        let key = Self.webUserNameKey(name)
+        return try webUsers().first { $0.name.lowercased() == key }
+    }
+
+    /// What names are compared by (any case, spaces around ignored): the web app's login limit counts by it.
+    public static func webUserNameKey(_ name: String) -> String { name.trimmingWhitespace.lowercased() }
+
+    private static let webUserColumns = "id, name, role, password_hash, created_utc_ms"
+
+    private static func webUserOfRow(_ row: SQLiteStatement) -> WebUser {
+        WebUser(
+            id: row.int64(0), name: row.text(1) ?? "", role: WebUser.Role(rawValue: row.text(2) ?? "") ?? .driver,
+            passwordHash: row.text(3) ?? "", createdUTCMs: row.int64(4))
     }
 }
 

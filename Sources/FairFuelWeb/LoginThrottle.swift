@@ -1,8 +1,12 @@
 import Synchronization
 
-/// Failed logins per address: after `allowed` failures an address waits `lockout` before it may try
-/// again, whatever the password; another address is not held up. At most `capacity` addresses are
-/// remembered (the oldest forgotten first), so a flood of addresses cannot grow it without bound.
+/// Failed logins per key (a user name, a client address): after `allowed` failures a key waits before
+/// it may try again, `firstWait` (longer than a bcrypt check), then twice that after each further failure,
+/// up to `longestWait`, whatever the
+/// password; other keys are not held up. An attempt is counted when it starts (before bcrypt), so
+/// guesses sent together cannot all pass the check; a success clears its keys. A key is forgotten after
+/// twice `longestWait` without an attempt. At most `capacity` keys are remembered (the oldest forgotten
+/// first), so a flood of names or addresses cannot grow it without bound.
 final class LoginThrottle: Sendable {
     struct Entry {
         var failures: Int
@@ -10,46 +14,62 @@ final class LoginThrottle: Sendable {
     }
 
     let allowed: Int
-    let lockout: Duration
+    let firstWait: Duration
+    let longestWait: Duration
     let capacity: Int
     private let entries = Mutex<[String: Entry]>([:])
 
-    init(allowed: Int, lockout: Duration, capacity: Int = 4096) {
+    init(allowed: Int, firstWait: Duration = .seconds(10), longestWait: Duration, capacity: Int = 4096) {
         self.allowed = allowed
-        self.lockout = lockout
+        self.firstWait = firstWait
+        self.longestWait = longestWait
         self.capacity = capacity
     }
 
-    /// Seconds `address` must still wait, or nil when it may try.
-    func waitSeconds(_ address: String, now: ContinuousClock.Instant = .now) -> Int? {
+    /// How long a key that failed `failures` times waits after its last failure.
+    func wait(afterFailures failures: Int) -> Duration {
+        guard failures >= allowed else { return .zero }
+        let doublings = min(failures - allowed, 30)
+        return min(longestWait, firstWait * (1 << doublings))
+    }
+
+    /// Seconds to wait before any of `keys` may try again (nothing counted), or nil: the attempt is
+    /// counted against every key now, to be cleared by `succeeded` when the password is right.
+    func attempt(_ keys: [String], now: ContinuousClock.Instant = .now) -> Int? {
         entries.withLock { entries in
-            guard let entry = entries[address], entry.failures >= allowed else { return nil }
-            let left = entry.lastFailure + lockout - now
-            guard left > .zero else {
-                entries[address] = nil
-                return nil
+            var longest = Duration.zero
+            for key in keys {
+                guard let entry = entries[key] else { continue }
+                if now - entry.lastFailure >= longestWait * 2 {
+                    entries[key] = nil
+                    continue
+                }
+                longest = max(longest, entry.lastFailure + wait(afterFailures: entry.failures) - now)
             }
-            return max(1, Int(left.components.seconds))
+            if longest > .zero {
+                let (seconds, attoseconds) = longest.components
+                return Int(seconds) + (attoseconds > 0 ? 1 : 0)
+            }
+            for key in keys {
+                if entries[key] == nil, entries.count >= capacity,
+                   let oldest = entries.min(by: { $0.value.lastFailure < $1.value.lastFailure })?.key
+                {
+                    entries[oldest] = nil
+                }
+                var entry = entries[key] ?? Entry(failures: 0, lastFailure: now)
+                entry.failures += 1
+                entry.lastFailure = now
+                entries[key] = entry
+            }
+            return nil
         }
     }
 
-    func failed(_ address: String, now: ContinuousClock.Instant = .now) {
+    func succeeded(_ keys: [String]) {
         entries.withLock { entries in
-            if entries[address] == nil, entries.count >= capacity,
-               let oldest = entries.min(by: { $0.value.lastFailure < $1.value.lastFailure })?.key
-            {
-                entries[oldest] = nil
-            }
-            var entry = entries[address] ?? Entry(failures: 0, lastFailure: now)
-            entry.failures += 1
-            entry.lastFailure = now
-            entries[address] = entry
+            for key in keys { entries[key] = nil }
         }
     }
 
-    func succeeded(_ address: String) {
-        entries.withLock { $0[address] = nil }
-    }
-
-    var rememberedAddresses: Int { entries.withLock { $0.count } }
+    var rememberedKeys: Int { entries.withLock { $0.count } }
 }

@@ -6,7 +6,7 @@ import HummingbirdAuth
 
 /// `/api/v1`: every page's data and action as JSON (docs/openapi.json describes it), through the same
 /// handlers' operations as the pages. Without a session every route but login and the document is 401;
-/// a change must carry the session's token in `X-CSRF-Token` and a JSON body.
+/// a change must carry the session's token in `X-CSRF-Token`, and a JSON body where the route takes one.
 extension WebApp {
     typealias APIHandler = @Sendable (Request, WebContext, WebSession) async throws(WebError) -> Response
 
@@ -51,7 +51,7 @@ extension WebApp {
     func api(change: Bool = false, _ handler: @escaping APIHandler) -> @Sendable (Request, WebContext) async throws -> Response {
         { request, context in
             do {
-                let session = try requireSession(context)
+                let session = try await requireSession(context)
                 if change {
                     try requireSameOrigin(request)
                     guard let token = request.headers[.init("X-CSRF-Token")!], constantTimeEqual(token, session.csrfToken) else {

@@ -11,7 +11,11 @@ extension WebApp {
     /// A page that needs a session (else to /login), its refusals shown on a page with their status.
     func page(_ handler: @escaping PageHandler) -> @Sendable (Request, WebContext) async throws -> Response {
         { request, context in
-            guard let session = context.sessions.session else { return HTMLPage.redirect("/login") }
+            let found: WebSession?
+            do throws(WebError) { found = try await currentSession(context) } catch {
+                return HTMLPage.response(HTMLPage.page("Not done", session: nil, body: HTMLPage.message(error.description, kind: "err")), status: error.status)
+            }
+            guard let session = found else { return HTMLPage.redirect("/login") }
             do throws(WebError) { return try await handler(request, context, session) } catch {
                 let body = HTMLPage.message(error.description, kind: "err") + "<p><a href=\"/\">Back home</a></p>"
                 return HTMLPage.response(HTMLPage.page("Not done", session: session, body: body), status: error.status)

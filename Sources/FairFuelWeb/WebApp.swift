@@ -6,6 +6,7 @@ import HummingbirdAuth
 import HummingbirdBcrypt
 import Logging
 import NIOCore
+import NIOPosix
 
 /// The family's web app: the pages, `/api/v1` and what both share (the store, logins, sessions).
 public struct WebApp: Sendable {
@@ -22,18 +23,19 @@ public struct WebApp: Sendable {
 
     static let sessionCookie = "fairfuel_session"
     static let loginCookie = "fairfuel_login"
-    /// A hash of a random password, checked when the user does not exist: a wrong name takes as long as a wrong password.
-    let unknownUserHash: String
+    /// Hashes of a random password, checked when the user does not exist: a wrong name takes as long as a wrong password.
+    let unknownUserHash = UnknownUserHash()
 
     public init(configuration: WebConfiguration, hub: HubFamily? = nil) throws(WebError) {
         self.configuration = configuration
         self.hub = hub
-        server = try configuration.tls?.serverBuilder() ?? .http1()
+        // An idle or stalled connection is closed: it holds a slot and a little memory for nothing.
+        let http = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.connectionIdleTimeoutSeconds))))
+        server = try configuration.tls?.serverBuilder(http) ?? http
         book = try WebBook(configuration: configuration)
         throttle = LoginThrottle(
-            allowed: configuration.loginFailuresAllowed, lockout: .seconds(configuration.loginLockoutSeconds))
+            allowed: configuration.loginFailuresAllowed, longestWait: .seconds(configuration.loginLongestWaitSeconds))
         sessions = MemoryPersistDriver()
-        unknownUserHash = Bcrypt.hash(Self.randomToken(), cost: configuration.bcryptCost)
     }
 
     /// The router with every page and API route, behind the session middleware.
@@ -81,27 +83,65 @@ public struct WebApp: Sendable {
         }.joined()
     }
 
-    /// Checks a name and password: the address's wait first, then bcrypt; a success starts a session.
+    /// Checks a name and password: the attempt is counted first (the name's wait, and the address's
+    /// unless it is the local proxy), then bcrypt off the event loops; a success starts a session.
     func logIn(name: String, password: String, context: WebContext) async throws(WebError) -> WebSession {
-        if let wait = throttle.waitSeconds(context.peer) {
-            throw .tooManyRequests("too many failed logins from this address: wait \(wait) s and try again", retryAfterSeconds: wait)
-        }
         guard name.utf8.count <= 256, password.utf8.count <= 1024 else { throw .badRequest("the name or the password is too long") }
-        let user = try await book.user(named: name)
-        let matches = Bcrypt.verify(password, hash: user?.passwordHash ?? unknownUserHash)
-        guard let user, matches else {
-            throttle.failed(context.peer)
-            throw .unauthorized("wrong name or password")
+        let keys = Self.throttleKeys(name: name, peerAddress: context.remoteAddress?.ipAddress)
+        if let wait = throttle.attempt(keys) {
+            throw .tooManyRequests("too many failed logins for this name: wait \(wait) s and try again", retryAfterSeconds: wait)
         }
-        throttle.succeeded(context.peer)
+        let user = try await book.user(named: name)
+        let hash = try await hashToVerify(for: user)
+        let matches = try await offTheEventLoops { Bcrypt.verify(password, hash: hash) }
+        guard let user, matches else { throw .unauthorized("wrong name or password") }
+        throttle.succeeded(keys)
         let session = WebSession(userID: user.id, name: user.name, role: user.role.rawValue, csrfToken: Self.randomToken())
         context.sessions.setSession(session)
         return session
     }
 
+    /// What a login counts against: the user name (as the store matches it), and the client's address
+    /// when it is one: every connection from systemd's socket proxy comes from loopback.
+    static func throttleKeys(name: String, peerAddress: String?) -> [String] {
+        var keys = ["name:" + TripStore.webUserNameKey(name)]
+        if let address = peerAddress, !address.hasPrefix("127."), address != "::1", !address.hasPrefix("::ffff:127.") {
+            keys.append("address:" + address)
+        }
+        return keys
+    }
+
+    /// The hash a login for `user` is checked against; for an unknown name, a random one at the cost the
+    /// stored users' hashes were made with, so that it takes as long.
+    func hashToVerify(for user: WebUser?) async throws(WebError) -> String {
+        if let user { return user.passwordHash }
+        let costs = try await book.read { db throws(StoreError) in try db.webUsers().compactMap { WebPassword.cost(ofHash: $0.passwordHash) } }
+        let cost = costs.max() ?? WebPassword.defaultCost
+        let unknown = unknownUserHash
+        return try await offTheEventLoops { unknown.hash(cost: cost) }
+    }
+
+    /// Runs blocking work (bcrypt: a quarter second or more at cost 12) on NIO's thread pool, never on
+    /// an event loop or the two concurrency threads, where it would hold up every other request.
+    func offTheEventLoops<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws(WebError) -> T {
+        do { return try await NIOThreadPool.singleton.runIfActive(work) } catch { throw .unavailable("the app is shutting down") }
+    }
+
     /// The session, or 401.
-    func requireSession(_ context: WebContext) throws(WebError) -> WebSession {
-        guard let session = context.sessions.session else { throw .unauthorized("log in first") }
+    func requireSession(_ context: WebContext) async throws(WebError) -> WebSession {
+        guard let session = try await currentSession(context) else { throw .unauthorized("log in first") }
+        return session
+    }
+
+    /// The request's session while its user still exists with the role it logged in with (one read by
+    /// the primary key): a user removed by `fairfuel web user remove` is out at their next request.
+    func currentSession(_ context: WebContext) async throws(WebError) -> WebSession? {
+        guard let session = context.sessions.session else { return nil }
+        let user = try await book.read { db throws(StoreError) in try db.webUser(id: session.userID) }
+        guard let user, user.role.rawValue == session.role else {
+            context.sessions.clearSession()
+            return nil
+        }
         return session
     }
 

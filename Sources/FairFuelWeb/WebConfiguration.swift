@@ -17,11 +17,12 @@ public struct WebConfiguration: Sendable {
     public var cookiesAreSecure: Bool { secureCookies || tls != nil }
     /// The largest request body taken (a receipt photo and its form); larger ones are refused with 413.
     public var uploadLimitBytes: Int
-    /// Failed logins from one address before it must wait, and how long.
+    /// Failed logins for one user name (and from one address not on loopback) before each further try
+    /// waits, 1 s and doubling up to the longest wait: behind systemd's proxy every client is 127.0.0.1.
     public var loginFailuresAllowed: Int
-    public var loginLockoutSeconds: Int
-    /// bcrypt's cost for passwords set through the app (tests lower it).
-    public var bcryptCost: UInt8
+    public var loginLongestWaitSeconds: Int
+    /// Seconds a connection may stay idle (no request, or a request's bytes stalled) before it is closed.
+    public var connectionIdleTimeoutSeconds: Int
     /// How the family reads the vehicle's figures (the shell loads its time zone).
     public var units: @Sendable (VehicleProfile) -> DisplayUnits
     /// The wall clock, UTC milliseconds: when a refuel entered now happened, and when a bill was settled.
@@ -36,7 +37,8 @@ public struct WebConfiguration: Sendable {
 
     public init(
         storePath: String, host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
-        uploadLimitBytes: Int = 8 << 20, loginFailuresAllowed: Int = 10, loginLockoutSeconds: Int = 300, bcryptCost: UInt8 = 10,
+        uploadLimitBytes: Int = 8 << 20, loginFailuresAllowed: Int = 10, loginLongestWaitSeconds: Int = 300,
+        connectionIdleTimeoutSeconds: Int = 30,
         units: @escaping @Sendable (VehicleProfile) -> DisplayUnits, nowUTCMs: @escaping @Sendable () -> Int64,
         afterBookChange: @escaping @Sendable () -> Void = {}, uplink: OutboxUplink? = nil,
         askService: @escaping @Sendable (String, Int32) -> ServiceAnswer = { _, _ in .notRunning("no fairfuel service is known to this app") },
@@ -49,8 +51,8 @@ public struct WebConfiguration: Sendable {
         self.secureCookies = secureCookies
         self.uploadLimitBytes = uploadLimitBytes
         self.loginFailuresAllowed = loginFailuresAllowed
-        self.loginLockoutSeconds = loginLockoutSeconds
-        self.bcryptCost = bcryptCost
+        self.loginLongestWaitSeconds = loginLongestWaitSeconds
+        self.connectionIdleTimeoutSeconds = connectionIdleTimeoutSeconds
         self.units = units
         self.nowUTCMs = nowUTCMs
         self.afterBookChange = afterBookChange

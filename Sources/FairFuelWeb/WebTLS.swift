@@ -16,7 +16,8 @@ public struct WebTLS: Sendable {
 
     /// The server that speaks TLS 1.2 or 1.3 with this certificate, or a clear error naming what is
     /// wrong with the PEM (checked when the app is made, never at the first connection).
-    func serverBuilder() throws(WebError) -> HTTPServerBuilder {
+    /// `http`: the plain server it wraps (its idle timeout).
+    func serverBuilder(_ http: HTTPServerBuilder = .http1()) throws(WebError) -> HTTPServerBuilder {
         let chain: [NIOSSLCertificate]
         do { chain = try NIOSSLCertificate.fromPEMBytes(certificateChainPEM) } catch {
             throw .badRequest("the TLS certificate is not a PEM certificate chain: \(error)")
@@ -31,7 +32,7 @@ public struct WebTLS: Sendable {
         do {
             // Checks that the key belongs to the certificate now, not at the first client.
             _ = try NIOSSLContext(configuration: tls)
-            return try .tls(.http1(), tlsConfiguration: tls)
+            return try .tls(http, tlsConfiguration: tls)
         } catch {
             throw .badRequest("the TLS certificate and key do not make a server (does the key belong to the certificate?): \(error)")
         }

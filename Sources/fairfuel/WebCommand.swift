@@ -89,7 +89,7 @@ struct WebCommand: ParsableCommand {
             let storePath = try store.resolvedPath
             let configuration = WebConfiguration(
                 storePath: storePath, host: host, port: port, secureCookies: secureCookies,
-                uploadLimitBytes: (uploadLimitKiB ?? web.uploadLimitKiB) * 1024,
+                uploadLimitBytes: (uploadLimitKiB ?? web.uploadLimitKiB) * 1024, connectionIdleTimeoutSeconds: web.connectionIdleTimeoutSeconds,
                 units: { DisplayUnits(vehicle: $0) }, nowUTCMs: { WallClock.utcMilliseconds() },
                 afterBookChange: { control.tellService(quietly: true) }, uplink: try store.uplinkOfBoard()?.outbox,
                 askService: { request, seconds in
@@ -142,7 +142,7 @@ struct WebCommand: ParsableCommand {
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a user (their open sessions end when the app restarts).")
+            static let configuration = CommandConfiguration(abstract: "Remove a user (their open sessions end at their next request).")
             @Argument(help: "The user's name.") var name: String
             @OptionGroup var store: StoreOptions
 

@@ -17,10 +17,10 @@ enum LoopbackHTTP {
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
-    static func exchange(port: Int, method: HTTPRequest.Method, path: String, headers: HTTPFields, body: [UInt8]?) throws -> Answer {
+    /// A TCP connection to the app on loopback (the caller closes it).
+    static func connected(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -28,7 +28,36 @@ enum LoopbackHTTP {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw Failure(description: "connect to port \(port): errno \(errno)") }
+        guard connected == 0 else {
+            close(fd)
+            throw Failure(description: "connect to port \(port): errno \(errno)")
+        }
+        return fd
+    }
+
+    /// Sends `bytes` (half a request, or nothing) and waits: the seconds until the app closed the
+    /// connection, or nil when it was still open after `giveUpSeconds`.
+    static func secondsUntilClosed(port: Int, sending bytes: [UInt8], giveUpSeconds: Int) throws -> Double? {
+        let fd = try connected(port: port)
+        defer { close(fd) }
+        let start = ContinuousClock.now
+        if !bytes.isEmpty { _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        var timeout = timeval(tv_sec: giveUpSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let read = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if read > 0 { continue }
+            // 0: the app closed it; -1 with EAGAIN: the timeout passed with the connection open.
+            guard read == 0 || errno == ECONNRESET else { return nil }
+            let elapsed = (ContinuousClock.now - start).components
+            return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        }
+    }
+
+    static func exchange(port: Int, method: HTTPRequest.Method, path: String, headers: HTTPFields, body: [UInt8]?) throws -> Answer {
+        let fd = try connected(port: port)
+        defer { close(fd) }
         var head = "\(method.rawValue) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for field in headers { head += "\(field.name.rawName): \(field.value)\r\n" }
         head += "Content-Length: \(body?.count ?? 0)\r\n\r\n"

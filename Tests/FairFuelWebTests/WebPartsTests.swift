@@ -43,15 +43,41 @@ struct WebPartsTests {
         #expect(throws: WebError.self) { try WebForm.parse(Array("garbage".utf8), contentType: "multipart/form-data; boundary=b") }
     }
 
-    @Test func theLoginLimitIsPerAddressWaitsOutAndStaysBounded() {
-        let throttle = LoginThrottle(allowed: 3, lockout: .seconds(60), capacity: 5)
+    @Test func theLoginLimitCountsEachAttemptBeforeItIsCheckedAndTheWaitGrows() {
+        let throttle = LoginThrottle(allowed: 3, firstWait: .seconds(1), longestWait: .seconds(60), capacity: 5)
         let start = ContinuousClock.now
-        for _ in 0..<3 { throttle.failed("10.0.0.1", now: start) }
-        #expect(throttle.waitSeconds("10.0.0.1", now: start) == 60)
-        #expect(throttle.waitSeconds("10.0.0.2", now: start) == nil)
-        #expect(throttle.waitSeconds("10.0.0.1", now: start + .seconds(61)) == nil)
-        for index in 0..<50 { throttle.failed("192.0.2.\(index)", now: start + .seconds(Int64(index))) }
-        #expect(throttle.rememberedAddresses == 5)
+        // Attempts started together (nothing verified yet) are each counted: the fourth waits.
+        for _ in 0..<3 { #expect(throttle.attempt(["name:mum"], now: start) == nil) }
+        #expect(throttle.attempt(["name:mum"], now: start) == 1)
+        #expect(throttle.attempt(["name:dad"], now: start) == nil, "another name is not held up")
+        // Each failure past the allowed doubles the wait, up to the longest.
+        #expect(throttle.attempt(["name:mum"], now: start + .seconds(1)) == nil)
+        #expect(throttle.attempt(["name:mum"], now: start + .seconds(2)) == 1, "2 s after the last failure at 1 s")
+        #expect(throttle.attempt(["name:mum"], now: start + .seconds(3)) == nil)
+        #expect(throttle.attempt(["name:mum"], now: start + .seconds(4)) == 3, "4 s after the last failure at 3 s")
+        #expect(throttle.wait(afterFailures: 40) == .seconds(60))
+        // A wait on any key holds the attempt, and nothing is counted while it waits.
+        #expect(throttle.attempt(["name:dad", "name:mum"], now: start + .seconds(4)) == 3)
+        #expect(throttle.attempt(["name:dad"], now: start + .seconds(4)) == nil)
+        // A success clears; after twice the longest wait without an attempt a key is forgotten.
+        throttle.succeeded(["name:dad"])
+        #expect(throttle.attempt(["name:mum"], now: start + .seconds(3 + 120)) == nil)
+        for index in 0..<50 { _ = throttle.attempt(["address:192.0.2.\(index)"], now: start + .seconds(Int64(index))) }
+        #expect(throttle.rememberedKeys == 5)
+    }
+
+    @Test func behindTheLocalProxyALoginCountsByNameElseByNameAndAddress() {
+        #expect(WebApp.throttleKeys(name: " Mum ", peerAddress: "127.0.0.1") == ["name:mum"])
+        #expect(WebApp.throttleKeys(name: "mum", peerAddress: "::1") == ["name:mum"])
+        #expect(WebApp.throttleKeys(name: "mum", peerAddress: nil) == ["name:mum"])
+        #expect(WebApp.throttleKeys(name: "MUM", peerAddress: "192.168.1.20") == ["name:mum", "address:192.168.1.20"])
+    }
+
+    @Test func aBcryptHashsCostIsReadFromItsText() throws {
+        #expect(WebPassword.cost(ofHash: try WebPassword.hash("long enough", cost: 5)) == 5)
+        #expect(WebPassword.cost(ofHash: "$2b$12$abcdefghijklmnopqrstuuABCDEFGHIJKLMNOPQRSTUVWXYZ01234") == 12)
+        #expect(WebPassword.cost(ofHash: "plain text") == nil)
+        #expect(WebPassword.cost(ofHash: "$2b$x$") == nil)
     }
 
     @Test func listenAddressesAreHostAndPort() throws {

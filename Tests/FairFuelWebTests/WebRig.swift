@@ -56,13 +56,13 @@ enum WebRig {
 
     static func configuration(_ db: String, uploadLimitBytes: Int = 256 << 10) -> WebConfiguration {
         WebConfiguration(
-            storePath: db, host: "127.0.0.1", port: 0, uploadLimitBytes: uploadLimitBytes, loginFailuresAllowed: 10, loginLockoutSeconds: 60,
-            bcryptCost: 4, units: { DisplayUnits(units: $0.units, currency: $0.currency, currencyMinorDigits: $0.currencyMinorDigits) },
+            storePath: db, host: "127.0.0.1", port: 0, uploadLimitBytes: uploadLimitBytes, loginFailuresAllowed: 10, loginLongestWaitSeconds: 60,
+            units: { DisplayUnits(units: $0.units, currency: $0.currency, currencyMinorDigits: $0.currencyMinorDigits) },
             nowUTCMs: { 1_796_000_000_000 + clock.add(1, ordering: .relaxed).newValue * 120_000 })
     }
 
     /// The app on a free loopback port for the length of `body`, then shut down as at SIGTERM.
-    /// `configure`: changes to the rig's configuration (another clock).
+    /// `configure`: changes to the rig's configuration (another clock, a shorter idle timeout).
     static func serve<T: Sendable>(
         _ db: String, hub: HubFamily? = nil, configure: (inout WebConfiguration) -> Void = { _ in },
         _ body: @Sendable (WebClient) async throws -> T

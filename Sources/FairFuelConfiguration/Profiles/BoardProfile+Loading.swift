@@ -11,7 +11,9 @@ extension BoardProfile: TOMLProfile {
     /// Reads a profile from a parsed document; keys and sections it leaves out keep their `piZero2W` values.
     public static func load(table: TOMLTable) throws(ProfileError) -> BoardProfile {
         var profile = BoardProfile.piZero2W
-        // [uplink] is optional as a whole: its absence means no uplink, not default values.
+        // [uplink] and [web] are optional as a whole: absent, no uplink and the web app's built-in
+        // defaults (no idle exit), not the Pi Zero 2 W file's values.
+        profile.web = nil
         var sections = TOMLTable(line: table.line)
         for entry in table.entries where entry.key != Self.uplinkSection && entry.key != Web.section {
             sections.insert(entry.key, entry.value, line: entry.line)

@@ -51,5 +51,11 @@ extension BoardProfile {
             usbProductID: 0x4647),
         service: Service(
             watchdogSeconds: 30,
-            memoryTargetBytes: 16_777_216))
+            memoryTargetBytes: 16_777_216),
+        web: {
+            // The app behind fairfuel-web.socket's proxy exits when idle; the socket starts it again.
+            var web = Web()
+            web.idleExitSeconds = 600
+            return web
+        }())
 }

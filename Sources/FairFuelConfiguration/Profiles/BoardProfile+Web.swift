@@ -9,6 +9,8 @@ extension BoardProfile {
         public var uploadLimitKiB = 8_192
         /// Seconds without a request after which it exits (systemd starts it again on demand); 0: never.
         public var idleExitSeconds = 0
+        /// Seconds a connection may stay idle (or a request stall) before the app closes it.
+        public var connectionIdleTimeoutSeconds = 30
         /// HTTPS: the server's certificate chain and its private key (PEM files, absolute paths);
         /// both or neither. Without them the app speaks plain HTTP (loopback, or behind a TLS proxy).
         public var tlsCertFile: String?
@@ -29,6 +31,7 @@ extension BoardProfile.Web {
                 .integer("port", \.port, 1...65_535, "port"),
                 .integer("upload_limit_kib", \.uploadLimitKiB, 64...65_536, "KiB"),
                 .integer("idle_exit_s", \.idleExitSeconds, 0...86_400, "seconds"),
+                .integer("connection_idle_timeout_s", \.connectionIdleTimeoutSeconds, 1...3_600, "seconds"),
                 .optionalString("tls_cert_file", \.tlsCertFile, .absolutePath),
                 .optionalString("tls_key_file", \.tlsKeyFile, .absolutePath),
             ]),

@@ -33,7 +33,11 @@ struct BoardProfileTests {
     ])
     func filesSetEveryKey(file: String) throws {
         let table = try TOMLParser.parse(try BoardFiles.text(file))
-        #expect(table.keys == BoardProfile.sectionNames)
+        #expect(table.keys == BoardProfile.sectionNames + ["web"])
+        // The app behind the socket's proxy must exit when idle: nothing else stops it.
+        let web = try #require(table["web"]?.tableValue, "[web] in \(file)").keys
+        #expect(web == BoardProfile.keys(of: "web").filter { !$0.hasPrefix("tls_") }, "[web] in \(file): every key but the optional TLS files")
+        #expect(try BoardProfile.load(text: BoardFiles.text(file)).web?.idleExitSeconds ?? 0 > 0, "\(file): the web app exits when idle")
         for section in BoardProfile.sectionNames {
             let keys = try #require(table[section]?.tableValue, "[\(section)] in \(file)").keys
             #expect(keys == BoardProfile.keys(of: section), "[\(section)] in \(file)")
@@ -63,10 +67,13 @@ struct BoardProfileTests {
 
     @Test("keys and sections a file leaves out keep the Pi Zero 2 W values")
     func missingKeysFallBack() throws {
-        #expect(try BoardProfile.load(text: "") == BoardProfile.piZero2W)
-        #expect(try BoardProfile.load(text: "# nothing but a comment\n") == BoardProfile.piZero2W)
+        // [web] is optional as a whole: a file without it has none, whatever pi-zero-2w.toml says.
+        var withoutWeb = BoardProfile.piZero2W
+        withoutWeb.web = nil
+        #expect(try BoardProfile.load(text: "") == withoutWeb)
+        #expect(try BoardProfile.load(text: "# nothing but a comment\n") == withoutWeb)
         let profile = try BoardProfile.load(text: "[link]\nbaud = 230400\n\n[store]\ntrip_point_flush_seconds = 5\n")
-        var expected = BoardProfile.piZero2W
+        var expected = withoutWeb
         expected.link.baud = 230_400
         expected.store.tripPointFlushSeconds = 5
         #expect(profile == expected)
