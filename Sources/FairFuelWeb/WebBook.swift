@@ -110,9 +110,18 @@ actor WebBook {
     }
 
     /// `fairfuel refuel`: the car's usual-price check (unless confirmed), then the store's own checks in one transaction.
-    /// The receipt (metadata already stripped) is kept right after, in its own transaction.
+    /// The receipt (metadata already stripped) is kept right after, in its own transaction; one past the
+    /// receipts' total limit is refused first, before the refuel is added.
     func addRefuel(_ input: RefuelInput, confirmed: Bool, receipt: ReceiptImage? = nil) throws(WebError) -> (id: Int64, change: BookChange) {
         let units = try units()
+        if let receipt {
+            let stored = try read { db throws(StoreError) in try db.receiptBytes() }
+            if let refusal = TripStore.receiptRefusal(
+                imageBytes: receipt.bytes.count, storedBytes: stored, totalLimitBytes: configuration.receiptsLimitBytes)
+            {
+                throw .refused(refusal)
+            }
+        }
         if !confirmed {
             try refuseUnusualPrice(
                 cost: input.cost, liters: input.liters, atUTCMs: input.atUTCMs, currency: input.currency ?? units.currency,
@@ -121,7 +130,9 @@ actor WebBook {
         let result = try read { db throws(StoreError) in try db.addRefuelShowingChange(input, force: confirmed) }
         changed()
         if let receipt {
-            try read { db throws(StoreError) in try db.attachReceipt(refuel: result.id, mediaType: receipt.mediaType, image: receipt.bytes) }
+            try read { db throws(StoreError) in 
+                try db.attachReceipt(refuel: result.id, mediaType: receipt.mediaType, image: receipt.bytes, totalLimitBytes: configuration.receiptsLimitBytes)
+            }
             cached = nil
         }
         return result

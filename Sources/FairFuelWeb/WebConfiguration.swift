@@ -17,6 +17,8 @@ public struct WebConfiguration: Sendable {
     public var cookiesAreSecure: Bool { secureCookies || tls != nil }
     /// The largest request body taken (a receipt photo and its form); larger ones are refused with 413.
     public var uploadLimitBytes: Int
+    /// The most all stored receipt photos together may take; a new one past it is refused.
+    public var receiptsLimitBytes: Int64
     /// Failed logins from one address before it must wait, and how long.
     public var loginFailuresAllowed: Int
     public var loginLockoutSeconds: Int
@@ -36,7 +38,7 @@ public struct WebConfiguration: Sendable {
 
     public init(
         storePath: String, host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
-        uploadLimitBytes: Int = 8 << 20, loginFailuresAllowed: Int = 10, loginLockoutSeconds: Int = 300, bcryptCost: UInt8 = 10,
+        uploadLimitBytes: Int = 8 << 20, receiptsLimitBytes: Int64 = 256 << 20, loginFailuresAllowed: Int = 10, loginLockoutSeconds: Int = 300, bcryptCost: UInt8 = 10,
         units: @escaping @Sendable (VehicleProfile) -> DisplayUnits, nowUTCMs: @escaping @Sendable () -> Int64,
         afterBookChange: @escaping @Sendable () -> Void = {}, uplink: OutboxUplink? = nil,
         askService: @escaping @Sendable (String, Int32) -> ServiceAnswer = { _, _ in .notRunning("no fairfuel service is known to this app") },
@@ -48,6 +50,7 @@ public struct WebConfiguration: Sendable {
         self.port = port
         self.secureCookies = secureCookies
         self.uploadLimitBytes = uploadLimitBytes
+        self.receiptsLimitBytes = receiptsLimitBytes
         self.loginFailuresAllowed = loginFailuresAllowed
         self.loginLockoutSeconds = loginLockoutSeconds
         self.bcryptCost = bcryptCost
