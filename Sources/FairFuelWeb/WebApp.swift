@@ -15,6 +15,9 @@ public struct WebApp: Sendable {
     let sessions: MemoryPersistDriver<ContinuousClock>
     let activity = WebActivity()
     let enrolment = WebEnrolment()
+    /// Photo uploads one at a time, and the photos waiting for their refuel's confirmation.
+    let uploads = UploadGate()
+    let pendingReceipts: PendingReceipts
     /// The hub's database when serving the family view of every car (`--hub-db`); nil: the car's store.
     let hub: HubFamily?
     /// HTTP/1.1, over TLS when the configuration has a certificate.
@@ -28,6 +31,7 @@ public struct WebApp: Sendable {
     public init(configuration: WebConfiguration, hub: HubFamily? = nil) throws(WebError) {
         self.configuration = configuration
         self.hub = hub
+        pendingReceipts = PendingReceipts(capacityBytes: max(16 << 20, configuration.uploadLimitBytes))
         server = try configuration.tls?.serverBuilder() ?? .http1()
         book = try WebBook(configuration: configuration)
         throttle = LoginThrottle(

@@ -54,16 +54,18 @@ enum WebRig {
     /// "Now" (2026-11-29, after the bills) moves on two minutes at each look: refuels entered one after the other are not the same refuel twice.
     static let clock = Atomic<Int64>(0)
 
-    static func configuration(_ db: String, uploadLimitBytes: Int = 256 << 10) -> WebConfiguration {
+    static func configuration(_ db: String, uploadLimitBytes: Int = 256 << 10, receiptsLimitBytes: Int64 = 256 << 20) -> WebConfiguration {
         WebConfiguration(
-            storePath: db, host: "127.0.0.1", port: 0, uploadLimitBytes: uploadLimitBytes, loginFailuresAllowed: 10, loginLockoutSeconds: 60,
+            storePath: db, host: "127.0.0.1", port: 0, uploadLimitBytes: uploadLimitBytes, receiptsLimitBytes: receiptsLimitBytes, loginFailuresAllowed: 10, loginLockoutSeconds: 60,
             bcryptCost: 4, units: { DisplayUnits(units: $0.units, currency: $0.currency, currencyMinorDigits: $0.currencyMinorDigits) },
             nowUTCMs: { 1_796_000_000_000 + clock.add(1, ordering: .relaxed).newValue * 120_000 })
     }
 
     /// The app on a free loopback port for the length of `body`, then shut down as at SIGTERM.
-    static func serve<T: Sendable>(_ db: String, hub: HubFamily? = nil, _ body: @Sendable (WebClient) async throws -> T) async throws -> T {
-        let app = try WebApp(configuration: configuration(db), hub: hub)
+    static func serve<T: Sendable>(
+        _ db: String, hub: HubFamily? = nil, receiptsLimitBytes: Int64 = 256 << 20, _ body: @Sendable (WebClient) async throws -> T
+    ) async throws -> T {
+        let app = try WebApp(configuration: configuration(db, receiptsLimitBytes: receiptsLimitBytes), hub: hub)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let server = ServiceGroup(configuration: .init(
             services: [app.application(onRunning: { portSink.yield($0) })], gracefulShutdownSignals: [], logger: app.logger))
