@@ -2,7 +2,8 @@
 # Peak memory of the web app while phones send receipt photos, a measurement and not a timed test:
 # three refuel forms, each with an ~8 MiB JPEG (noise from libjpeg-turbo's cjpeg, with an EXIF
 # APP1 and a trailer after its EOI as phones write them), posted at once; prints the server's RSS
-# idle and its high-water mark (VmHWM) after, against the unit's MemoryMax=96M.
+# idle and its high-water mark (VmHWM) after, against the unit's MemoryMax=96M. All three are read
+# and stripped; the store then takes the first and refuses the others as a refuel at the same moment.
 #
 #   scripts/bench-receipt-uploads.sh
 #   FAIRFUEL=PATH  the binary (default: .build/debug/fairfuel, built when missing)
@@ -15,7 +16,7 @@ command -v cjpeg >/dev/null || { echo "bench-receipt-uploads: cjpeg is missing (
 [ -x "$fairfuel" ] || swift build --product fairfuel >&2
 work=$(mktemp -d /tmp/fairfuel-bench-receipts.XXXXXX)
 server=""
-cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"; }
 trap cleanup EXIT
 
 python3 - "$work" <<'PY'
@@ -58,4 +59,5 @@ for index in $(seq "$uploads"); do
 done
 wait $(jobs -p | grep -v "^$server$") 2>/dev/null || true
 echo "RSS after: $(status VmRSS) KiB; peak (VmHWM): $(status VmHWM) KiB (MemoryMax=96M is 98304 KiB)"
+for index in $(seq "$uploads"); do echo "reply $index: $(grep -o "role=\"alert\">[^<]*" "$work/reply.$index" | head -1)"; done
 echo "receipts stored: $(python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print(c.execute('SELECT COUNT(*), COALESCE(SUM(length(image)), 0) FROM refuel_receipts').fetchone())" "$store")"

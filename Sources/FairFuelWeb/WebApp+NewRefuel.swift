@@ -9,11 +9,13 @@ extension WebApp {
 
     func newRefuel(_ request: Request, session: WebSession) async throws(WebError) -> Response {
         try await uploads.withPermit { () async throws(WebError) -> Response in
-            let form = try await form(request, session: session)
+            var form = try await form(request, session: session)
             let units = try await book.units()
             var receipt: ReceiptImage?
             do throws(WebError) {
                 receipt = try form.files["receipt"].map { file throws(WebError) in try ReceiptImage(file.bytes) }
+                // The file part is a view of the request body: let the body go before SQLite copies the photo.
+                form.files = [:]
                 if receipt == nil, let token = form[Self.receiptTokenField] {
                     guard let waiting = pendingReceipts.take(token, userID: session.userID) else {
                         throw .refused("the receipt photo waited too long for the confirmation: choose it again; nothing was saved")
