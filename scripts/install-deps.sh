@@ -27,6 +27,7 @@ packages=(
   tzdata              # /usr/share/zoneinfo: the time zone tests, and `vehicle set --time-zone` on the dongle
   chromium-driver     # the web app's browser test drives headless chromium through it (scripts/test-web.sh)
   wrk                 # the web app's load benchmark (scripts/bench-web.sh)
+  libjpeg-turbo-progs # djpeg decodes the stored receipt photos in their test; cjpeg makes scripts/bench-receipt-uploads.sh's photo
   postgresql          # the hub's database on PostgreSQL: initdb and pg_ctl, started by the tests in a temporary directory
 )
 

@@ -13,6 +13,8 @@ public struct RetentionReport: Sendable, Equatable {
     /// Simplified tracks reduced to their anchors because simplifying everything was not enough.
     public var sessionsReducedToAnchors = 0
     public var pointsRemoved = 0
+    /// Receipt photos dropped, oldest refuel first, because the store was over its budget.
+    public var receiptsDeleted = 0
     /// Free pages given back to the file system by incremental vacuum.
     public var pagesVacuumed = 0
     /// Still over budget with every closed track at its anchors: summaries, refuels and splits are never deleted.
@@ -24,7 +26,7 @@ public struct RetentionReport: Sendable, Equatable {
 
     /// True when the pass changed nothing.
     public var isEmpty: Bool {
-        eventsDeleted == 0 && runsDeleted == 0 && sessionsSimplifiedForAge == 0 && sessionsSimplifiedForBudget == 0 && sessionsReducedToAnchors == 0
+        eventsDeleted == 0 && runsDeleted == 0 && receiptsDeleted == 0 && sessionsSimplifiedForAge == 0 && sessionsSimplifiedForBudget == 0 && sessionsReducedToAnchors == 0
             && pagesVacuumed == 0
     }
 }

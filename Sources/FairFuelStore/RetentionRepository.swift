@@ -54,6 +54,12 @@ public final class RetentionRepository {
             let projected = try projectedBytes()
             guard projected > (thinnedForBudget ? policy.pruneTargetBytes : policy.pruneStartBytes) else { break }
             thinnedForBudget = true
+            // Receipt photos are the largest rows and no part of the book: the oldest go before any track is thinned.
+            let receipts = try deleteOldestReceipts(limit: 1)
+            if receipts > 0 {
+                report.receiptsDeleted += receipts
+                continue
+            }
             let full = try closedSessions(at: .full, endedBefore: nil, limit: Self.thinningBatch)
             if !full.isEmpty {
                 report.pointsRemoved += try thin(full, to: .simplified)
@@ -128,6 +134,18 @@ public final class RetentionRepository {
         }
         runsPrunedThrough = cut
         return deleted
+    }
+
+    /// Deletes the receipt photos of the oldest `limit` refuels that have one; returns how many.
+    func deleteOldestReceipts(limit: Int) throws(StoreError) -> Int {
+        try database.transaction(durable: false) {
+            try connection.run(
+                """
+                DELETE FROM refuel_receipts WHERE refuel_id IN (
+                    SELECT r.refuel_id FROM refuel_receipts r JOIN refuels f ON f.id = r.refuel_id ORDER BY f.at_utc_ms, r.refuel_id LIMIT ?)
+                """,
+                .int(limit))
+        }
     }
 
     /// Closed sessions whose track is at `level`, oldest first.

@@ -83,6 +83,9 @@ extension TripStore {
         }
         _ = try? connection.checkpoint(.passive)
         _ = try? trimEventLog()
+        if let receipts = try? retention.deleteOldestReceipts(limit: Self.thinningBatch), receipts > 0 {
+            log(.notice, "disk full: dropped the receipt photos of the \(receipts) oldest refuel(s)")
+        }
         var thinned = 0
         for level in [TrackLevel.full, .simplified] where thinned == 0 {
             guard let sessions = try? closedSessions(at: level, endedBefore: nil, limit: Self.thinningBatch / 2), !sessions.isEmpty else { continue }

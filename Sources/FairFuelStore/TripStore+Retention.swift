@@ -29,6 +29,7 @@ extension TripStore {
     /// the store is back under `pruneTargetPercent` of it; then vacuums free pages so that the
     /// file shrinks.
     ///
+    /// Past the budget the oldest refuels' receipt photos go first, then tracks are thinned.
     /// Session summaries, untracked driving, refuels, splits and calibration are kept for ever.
     /// `nowUTCMs` must come from a trusted clock (GNSS); nil skips the age rule.
     /// Cheap when there is nothing to do; the service runs it at start-up and hourly.
@@ -45,7 +46,7 @@ extension TripStore {
             log(.error, "\(path) is over its \(policy.diskBudgetBytes)-byte budget with every old track thinned; only summaries are left to keep")
         } else if !report.isEmpty {
             log(.notice, "retention: \(report.sessionsSimplifiedForAge + report.sessionsSimplifiedForBudget) track(s) simplified, "
-                + "\(report.sessionsReducedToAnchors) reduced to anchors, \(report.eventsDeleted) event(s) dropped, \(report.runsDeleted) empty run(s) dropped, "
+                + "\(report.sessionsReducedToAnchors) reduced to anchors, \(report.receiptsDeleted) receipt photo(s) dropped, \(report.eventsDeleted) event(s) dropped, \(report.runsDeleted) empty run(s) dropped, "
                 + "\(report.bytesOnDiskBefore) -> \(report.bytesOnDiskAfter) bytes")
         }
         return report

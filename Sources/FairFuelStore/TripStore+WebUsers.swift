@@ -87,14 +87,33 @@ extension TripStore {
 
 extension TripStore {
     /// Keeps a refuel's receipt photo (the caller strips its metadata); it goes when the refuel does.
-    public func attachReceipt(refuel id: Int64, mediaType: String, image: [UInt8]) throws(StoreError) {
+    /// Past `totalLimitBytes` for all photos together it is refused and nothing changes.
+    public func attachReceipt(refuel id: Int64, mediaType: String, image: [UInt8], totalLimitBytes: Int64) throws(StoreError) {
         try write {
             guard try connection.scalarInt("SELECT COUNT(*) FROM refuels WHERE id = ?", .integer(id)) == 1 else {
                 throw StoreError.notFound("no refuel with id \(id)")
             }
+            let others = try connection.scalarInt(
+                "SELECT COALESCE(SUM(length(image)), 0) FROM refuel_receipts WHERE refuel_id != ?", .integer(id)) ?? 0
+            if let refusal = Self.receiptRefusal(imageBytes: image.count, storedBytes: others, totalLimitBytes: totalLimitBytes) {
+                throw StoreError.invalid(refusal)
+            }
             try connection.run(
                 "INSERT OR REPLACE INTO refuel_receipts (refuel_id, media_type, image) VALUES (?, ?, ?)", .integer(id), .text(mediaType), .blob(image))
         }
+    }
+
+    /// All receipt photos' bytes together.
+    public func receiptBytes() throws(StoreError) -> Int64 {
+        try wrap { () throws(SQLiteError) in try connection.scalarInt("SELECT COALESCE(SUM(length(image)), 0) FROM refuel_receipts") ?? 0 }
+    }
+
+    /// Why a photo of `imageBytes` does not fit beside `storedBytes` of others, or nil when it does.
+    public static func receiptRefusal(imageBytes: Int, storedBytes: Int64, totalLimitBytes: Int64) -> String? {
+        guard storedBytes + Int64(imageBytes) > totalLimitBytes else { return nil }
+        let mib = { (bytes: Int64) in "\((bytes + (1 << 19)) >> 20) MiB" }
+        return "the receipt photo (\(mib(Int64(imageBytes)))) does not fit: the stored receipts take \(mib(storedBytes)) "
+            + "of the \(mib(totalLimitBytes)) kept for them ([web] receipts_limit_mib); nothing was saved"
     }
 
     /// A refuel's receipt photo, or nil.

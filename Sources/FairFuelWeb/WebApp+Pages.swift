@@ -110,26 +110,7 @@ extension WebApp {
             return HTMLPage.response(HTMLPage.page("Refuel", session: session, body: PageViews.refuelForm(units: units, session: session)))
         })
         router.post("/refuels", use: page { request, _, session throws(WebError) in
-            let form = try await form(request, session: session)
-            let units = try await book.units()
-            do throws(WebError) {
-                let receipt = try form.files["receipt"].map { file throws(WebError) in try ReceiptImage(file.bytes) }
-                let input = try RefuelEntry.input(
-                    liters: form["liters"], gallons: form["gallons"], cost: form["cost"], full: form["full"] != nil,
-                    odometerKilometers: form["odometer_km"],
-                    station: form["station"], note: form["note"], units: units, nowUTCMs: configuration.nowUTCMs())
-                let (id, change) = try await book.addRefuel(input, confirmed: form["confirm"] != nil, receipt: receipt)
-                let headline = "refuel \(id): \(units.volumeText(liters: input.liters)) for \(units.moneyWithCurrency(input.cost)), "
-                    + (input.fullTank ? "full tank" : "partial") + (receipt == nil ? "" : ", receipt kept")
-                return HTMLPage.response(HTMLPage.page("Refuel saved", session: session, body: PageViews.change(headline, change: change, units: units)))
-            } catch .needsConfirmation(let message) {
-                // The photo is not carried through the confirmation: the form comes back filled in, to send again with it.
-                let body = PageViews.confirm(message, action: "/refuels", fields: form.fields, session: session)
-                return HTMLPage.response(HTMLPage.page("Refuel", session: session, body: body), status: .conflict)
-            } catch {
-                let body = PageViews.refuelForm(units: units, session: session, values: form.fields, error: error.description)
-                return HTMLPage.response(HTMLPage.page("Refuel", session: session, body: body), status: error.status)
-            }
+            try await newRefuel(request, session: session)
         })
         router.get("/refuels/{id}/edit", use: page { _, context, session throws(WebError) in
             try requireFamily(session, to: "correct a refuel")

@@ -16,6 +16,9 @@ public struct WebApp: Sendable {
     let sessions: MemoryPersistDriver<ContinuousClock>
     let activity = WebActivity()
     let enrolment = WebEnrolment()
+    /// Photo uploads one at a time, and the photos waiting for their refuel's confirmation.
+    let uploads = UploadGate()
+    let pendingReceipts: PendingReceipts
     /// The hub's database when serving the family view of every car (`--hub-db`); nil: the car's store.
     let hub: HubFamily?
     /// HTTP/1.1, over TLS when the configuration has a certificate.
@@ -29,6 +32,7 @@ public struct WebApp: Sendable {
     public init(configuration: WebConfiguration, hub: HubFamily? = nil) throws(WebError) {
         self.configuration = configuration
         self.hub = hub
+        pendingReceipts = PendingReceipts(capacityBytes: max(16 << 20, configuration.uploadLimitBytes))
         // An idle or stalled connection is closed: it holds a slot and a little memory for nothing.
         let http = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.connectionIdleTimeoutSeconds))))
         server = try configuration.tls?.serverBuilder(http) ?? http
@@ -159,18 +163,26 @@ public struct WebApp: Sendable {
         }
     }
 
-    /// The body, refused with 413 past the upload limit.
+    /// The body, refused with 413 past the upload limit. Read straight into one array sized by the
+    /// declared length: collecting into a buffer that doubles as it grows, then copying it out, held
+    /// two to three times a photo's size at once.
     func body(_ request: Request, limit: Int? = nil) async throws(WebError) -> [UInt8] {
         let limit = limit ?? configuration.uploadLimitBytes
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
-            throw .tooLarge("the upload is \(length) bytes; at most \(limit) are taken")
+        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        if let declared, declared > limit {
+            throw .tooLarge("the upload is \(declared) bytes; at most \(limit) are taken")
         }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(declared ?? min(limit, 64 << 10))
         do {
-            var buffer = try await request.body.collect(upTo: limit)
-            return buffer.readBytes(length: buffer.readableBytes) ?? []
+            for try await fragment in request.body {
+                guard bytes.count + fragment.readableBytes <= limit else { throw WebError.tooLarge("") }
+                bytes.append(contentsOf: fragment.readableBytesView)
+            }
         } catch {
             throw .tooLarge("the upload is larger than \(limit) bytes")
         }
+        return bytes
     }
 
     /// A form's fields, after its CSRF token and origin were checked against the session.

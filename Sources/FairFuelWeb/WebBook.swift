@@ -114,13 +114,24 @@ actor WebBook {
     }
 
     /// `fairfuel refuel`: the store's checks (its typo checks against the request's clock, unless confirmed) in one transaction.
-    /// The receipt (metadata already stripped) is kept right after, in its own transaction.
+    /// The receipt (metadata already stripped) is kept right after, in its own transaction; one past the
+    /// receipts' total limit is refused first, before the refuel is added.
     func addRefuel(_ input: RefuelInput, confirmed: Bool, receipt: ReceiptImage? = nil) throws(WebError) -> (id: Int64, change: BookChange) {
+        if let receipt {
+            let stored = try read { db throws(StoreError) in try db.receiptBytes() }
+            if let refusal = TripStore.receiptRefusal(
+                imageBytes: receipt.bytes.count, storedBytes: stored, totalLimitBytes: configuration.receiptsLimitBytes)
+            {
+                throw .refused(refusal)
+            }
+        }
         let now = configuration.nowUTCMs()
         let result = try read { db throws(StoreError) in try db.addRefuelShowingChange(input, force: confirmed, entryClockUTCMs: now) }
         changed()
         if let receipt {
-            try read { db throws(StoreError) in try db.attachReceipt(refuel: result.id, mediaType: receipt.mediaType, image: receipt.bytes) }
+            try read { db throws(StoreError) in 
+                try db.attachReceipt(refuel: result.id, mediaType: receipt.mediaType, image: receipt.bytes, totalLimitBytes: configuration.receiptsLimitBytes)
+            }
             cached = nil
         }
         return result

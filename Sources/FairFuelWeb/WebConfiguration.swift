@@ -17,6 +17,8 @@ public struct WebConfiguration: Sendable {
     public var cookiesAreSecure: Bool { secureCookies || tls != nil }
     /// The largest request body taken (a receipt photo and its form); larger ones are refused with 413.
     public var uploadLimitBytes: Int
+    /// The most all stored receipt photos together may take; a new one past it is refused.
+    public var receiptsLimitBytes: Int64
     /// Failed logins for one user name (and from one address not on loopback) before each further try
     /// waits, 1 s and doubling up to the longest wait: behind systemd's proxy every client is 127.0.0.1.
     public var loginFailuresAllowed: Int
@@ -37,7 +39,7 @@ public struct WebConfiguration: Sendable {
 
     public init(
         storePath: String, host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
-        uploadLimitBytes: Int = 8 << 20, loginFailuresAllowed: Int = 10, loginLongestWaitSeconds: Int = 300,
+        uploadLimitBytes: Int = 8 << 20, receiptsLimitBytes: Int64 = 256 << 20, loginFailuresAllowed: Int = 10, loginLongestWaitSeconds: Int = 300,
         connectionIdleTimeoutSeconds: Int = 30,
         units: @escaping @Sendable (VehicleProfile) -> DisplayUnits, nowUTCMs: @escaping @Sendable () -> Int64,
         afterBookChange: @escaping @Sendable () -> Void = {}, uplink: OutboxUplink? = nil,
@@ -50,6 +52,7 @@ public struct WebConfiguration: Sendable {
         self.port = port
         self.secureCookies = secureCookies
         self.uploadLimitBytes = uploadLimitBytes
+        self.receiptsLimitBytes = receiptsLimitBytes
         self.loginFailuresAllowed = loginFailuresAllowed
         self.loginLongestWaitSeconds = loginLongestWaitSeconds
         self.connectionIdleTimeoutSeconds = connectionIdleTimeoutSeconds

@@ -3,7 +3,8 @@ struct WebForm: Sendable {
     struct File: Sendable {
         var fileName: String
         var mediaType: String?
-        var bytes: [UInt8]
+        /// The part's bytes, a view into the request body: a photo is not copied out of it.
+        var bytes: ArraySlice<UInt8>
     }
 
     var fields: [String: String] = [:]
@@ -87,7 +88,7 @@ struct WebForm: Sendable {
                 throw .badRequest("a part of the multipart form has no headers")
             }
             let headers = String(decoding: body[partStart..<headerEnd], as: UTF8.self)
-            let content = Array(body[(headerEnd + 4)..<partEnd])
+            let content = body[(headerEnd + 4)..<partEnd]
             var disposition = ""
             var mediaType: String?
             for line in headers.split(separator: "\r\n") {

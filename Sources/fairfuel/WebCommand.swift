@@ -90,6 +90,7 @@ struct WebCommand: ParsableCommand {
             let configuration = WebConfiguration(
                 storePath: storePath, host: host, port: port, secureCookies: secureCookies,
                 uploadLimitBytes: (uploadLimitKiB ?? web.uploadLimitKiB) * 1024, connectionIdleTimeoutSeconds: web.connectionIdleTimeoutSeconds,
+                receiptsLimitBytes: Int64(web.receiptsLimitMiB) << 20,
                 units: { DisplayUnits(vehicle: $0) }, nowUTCMs: { WallClock.utcMilliseconds() },
                 afterBookChange: { control.tellService(quietly: true) }, uplink: try store.uplinkOfBoard()?.outbox,
                 askService: { request, seconds in

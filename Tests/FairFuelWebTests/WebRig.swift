@@ -54,9 +54,9 @@ enum WebRig {
     /// "Now" (2026-11-29, after the bills) moves on two minutes at each look: refuels entered one after the other are not the same refuel twice.
     static let clock = Atomic<Int64>(0)
 
-    static func configuration(_ db: String, uploadLimitBytes: Int = 256 << 10) -> WebConfiguration {
+    static func configuration(_ db: String, uploadLimitBytes: Int = 256 << 10, receiptsLimitBytes: Int64 = 256 << 20) -> WebConfiguration {
         WebConfiguration(
-            storePath: db, host: "127.0.0.1", port: 0, uploadLimitBytes: uploadLimitBytes, loginFailuresAllowed: 10, loginLongestWaitSeconds: 60,
+            storePath: db, host: "127.0.0.1", port: 0, uploadLimitBytes: uploadLimitBytes, receiptsLimitBytes: receiptsLimitBytes, loginFailuresAllowed: 10, loginLongestWaitSeconds: 60,
             units: { DisplayUnits(units: $0.units, currency: $0.currency, currencyMinorDigits: $0.currencyMinorDigits) },
             nowUTCMs: { 1_796_000_000_000 + clock.add(1, ordering: .relaxed).newValue * 120_000 })
     }
@@ -64,10 +64,10 @@ enum WebRig {
     /// The app on a free loopback port for the length of `body`, then shut down as at SIGTERM.
     /// `configure`: changes to the rig's configuration (another clock, a shorter idle timeout).
     static func serve<T: Sendable>(
-        _ db: String, hub: HubFamily? = nil, configure: (inout WebConfiguration) -> Void = { _ in },
+        _ db: String, hub: HubFamily? = nil, receiptsLimitBytes: Int64 = 256 << 20, configure: (inout WebConfiguration) -> Void = { _ in },
         _ body: @Sendable (WebClient) async throws -> T
     ) async throws -> T {
-        var configuration = configuration(db)
+        var configuration = configuration(db, receiptsLimitBytes: receiptsLimitBytes)
         configure(&configuration)
         let app = try WebApp(configuration: configuration, hub: hub)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)

@@ -7,6 +7,11 @@ extension BoardProfile {
         public var port = 8080
         /// The largest request taken (a receipt photo and its form), KiB.
         public var uploadLimitKiB = 8_192
+        /// The most all receipt photos together may take in the store, MiB: a new one past it is
+        /// refused (a family user removes old refuels' photos by removing the refuels, or retention
+        /// drops the oldest photos first when the store nears its disk budget). 256 MiB is an
+        /// eighth of the default 2 GiB store budget on an SD card.
+        public var receiptsLimitMiB = 256
         /// Seconds without a request after which it exits (systemd starts it again on demand); 0: never.
         public var idleExitSeconds = 0
         /// Seconds a connection may stay idle (or a request stall) before the app closes it.
@@ -30,6 +35,7 @@ extension BoardProfile.Web {
                 .string("host", \.host, .host),
                 .integer("port", \.port, 1...65_535, "port"),
                 .integer("upload_limit_kib", \.uploadLimitKiB, 64...65_536, "KiB"),
+                .integer("receipts_limit_mib", \.receiptsLimitMiB, 1...16_384, "MiB"),
                 .integer("idle_exit_s", \.idleExitSeconds, 0...86_400, "seconds"),
                 .integer("connection_idle_timeout_s", \.connectionIdleTimeoutSeconds, 1...3_600, "seconds"),
                 .optionalString("tls_cert_file", \.tlsCertFile, .absolutePath),
