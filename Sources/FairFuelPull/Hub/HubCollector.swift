@@ -52,10 +52,11 @@ public final class HubCollector {
     private var dirty: Set<String> = []
     /// Each `vehicle_uid` and the vehicle id that claimed it first (`DIR/.fairfuel-hub-uids`).
     private var uidOwners: [String: String] = [:]
-    let refusals: HubRefusals
+    /// In the database when there is one (shared by a group's instances), else in the directory.
+    let refusals: any HubRefusalKeeping
 
-    /// With a database, records go there, one small transaction per message, and no car's files are
-    /// written; `directory` keeps the client id, the vehicle_uid bindings and the refusals.
+    /// With a database, records, bindings and refusals go there, one small transaction per message,
+    /// and no car's files are written; `directory` keeps the client id.
     public let database: (any HubRecordStoring)?
 
     /// Makes `directory` (and its marker) if needed; each car's kept records are read when its first message arrives.
@@ -76,7 +77,11 @@ public final class HubCollector {
         }
         // With a database the bindings are its own (the directory's are copied there once, `importDirectoryOnce`).
         if database == nil { uidOwners = try Self.directoryUIDOwners(directory) }
-        refusals = try HubRefusals(path: directory + "/" + HubRefusals.fileName)
+        if let database {
+            refusals = HubDatabaseRefusals(database)
+        } else {
+            refusals = try HubRefusals(path: directory + "/" + HubRefusals.fileName)
+        }
     }
 
     static let uidsName = markerName + "-uids"
@@ -220,6 +225,7 @@ public final class HubCollector {
 
     /// Writes every car that changed since the last flush (with a database, nothing is left to write).
     public func flush() throws(PullClientError) {
+        try refusals.flush()
         guard database == nil else { return }
         let carsListPath = directory + "/" + Self.markerName + "-cars"
         let listed = Set((try PullFiles.read(carsListPath) ?? "").split(separator: "\n").map(String.init))
@@ -363,7 +369,9 @@ extension HubCollector {
                 all += (cars[vehicle] ?? [:]).values.map { (vehicle, $0) }
             }
             let owners = try Self.directoryUIDOwners(directory)
+            let refused = try HubRefusals.read(directory: directory)
             try database.inOneTransaction {
+                try database.refusalsRecorded(refused, keyPrefix: "imported-")
                 for (uid, vehicle) in owners.sorted(by: { $0.key < $1.key }) { _ = try database.claimVehicleUID(uid, vehicle: vehicle) }
                 for (vehicle, record) in all {
                     let messageID = JSONValue(record.payload)?["message_id"]?.int
