@@ -168,6 +168,9 @@ import TestSupport
         #expect(HubDirectoryDatabase.resolve(directory) == directory)
         try "fairfuel-hub-0123456789abcdef\n".write(toFile: directory + "/.fairfuel-hub", atomically: true, encoding: .utf8)
         #expect(HubDirectoryDatabase.resolve(directory) == hub)
+        // `fairfuel web --hub-db DIR` serves it (it stops after a second without a request).
+        let served = try WebRig.cli(["web", "--hub-db", directory, "--db", users, "--listen", "127.0.0.1:0", "--idle-exit-s", "1"])
+        #expect(served.exitCode == 0 && served.standardOutput.contains("serving \(directory)"), "\(served.standardError)")
         try HubRecordStore(path: hub).commandSent(vehicle: Self.zoe, id: "ask-zoe", name: "resend", sentUTCMs: 1_795_000_000_000)
         try await WebRig.serve(users, hub: try HubFamily(path: HubDirectoryDatabase.resolve(directory))) { web in
             #expect(try await web.logIn("mum", WebRig.familyPassword).status == .ok)
