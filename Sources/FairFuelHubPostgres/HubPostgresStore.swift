@@ -41,6 +41,7 @@ public final class HubPostgresStore: HubRecordStoring {
         ("hub-2026-12-30-vehicle-uids", [HubRecordSQL.createUIDs]),
         ("hub-2026-12-31-stored-time", [HubRecordSQL.addStoredTime]),
         ("hub-2027-01-02-commands", [HubCommandSQL.createTable]),
+        ("hub-2027-01-04-refusals", [HubRefusalSQL.createTable]),
     ]
     /// The advisory lock's key: "FFHUB" in ASCII.
     static let migrationLock: Int64 = 0x46_46_48_55_42
@@ -285,6 +286,37 @@ public final class HubPostgresStore: HubRecordStoring {
         }
         inTransaction = false
         return true
+    }
+
+    // MARK: The refusals (`HubRefusalSQL`, the statements SQLite runs too)
+
+    public func refusalsRecorded(_ refusals: [HubRefusal], keyPrefix: String) throws(StoreError) {
+        guard !refusals.isEmpty else { return }
+        // One commit for the batch: a flood of bad messages costs one WAL flush a batch, not one each.
+        try inOneTransaction {
+            for (index, refusal) in refusals.enumerated() {
+                var binds = PostgresBindings(capacity: 6)
+                binds.append(refusal.receivedUTCMs)
+                binds.append(HubRefusalSQL.key(prefix: keyPrefix, index: index))
+                binds.append(refusal.vehicle)
+                binds.append(refusal.kind)
+                binds.append(refusal.messageID)
+                binds.append(refusal.reason)
+                _ = try rows(HubRefusalSQL.insert, binds)
+            }
+            var keep = PostgresBindings(capacity: 1)
+            keep.append(Int64(HubRefusalSQL.maximumKept))
+            _ = try rows(HubRefusalSQL.prune, keep)
+        }
+    }
+
+    public func refusals() throws(StoreError) -> [HubRefusal] {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(Int64(HubRefusalSQL.maximumKept))
+        return try rows(HubRefusalSQL.list, binds).map { row throws(StoreError) in
+            let (received, vehicle, kind, message, reason) = try decode(row, (Int64, String, String, Int64?, String).self)
+            return HubRefusal(receivedUTCMs: received, vehicle: vehicle, kind: kind, messageID: message, reason: reason)
+        }
     }
 
     private func migrate() throws(StoreError) {

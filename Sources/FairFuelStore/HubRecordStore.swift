@@ -32,6 +32,8 @@ public final class HubRecordStore: HubRecordStoring {
         Migration("hub-2026-12-31-stored-time", HubRecordSQL.addStoredTime + ";"),
         // The commands sent to the cars and their answers, shared by every hub instance and the hub's web app.
         Migration("hub-2027-01-02-commands", HubCommandSQL.createTable + " WITHOUT ROWID;"),
+        // What the hub refused, shared by every instance of a group (it was each instance's own file).
+        Migration("hub-2027-01-04-refusals", HubRefusalSQL.createTable + " WITHOUT ROWID;"),
     ])
 
     public let path: String

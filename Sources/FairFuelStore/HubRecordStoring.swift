@@ -86,6 +86,12 @@ public protocol HubRecordStoring: AnyObject {
     func commands(vehicle: String?) throws(StoreError) -> [HubCommandEntry]
     /// How many of `vehicle`'s commands wait for its answer.
     func pendingCommandCount(vehicle: String) throws(StoreError) -> Int
+
+    // The messages the hub refused (`HubRefusalSQL`), the newest `HubRefusalSQL.maximumKept`.
+    /// Stores a batch in one transaction (one commit however many), each keyed by `keyPrefix` and its index (`HubRefusalSQL.key`).
+    func refusalsRecorded(_ refusals: [HubRefusal], keyPrefix: String) throws(StoreError)
+    /// The refusals kept, oldest first.
+    func refusals() throws(StoreError) -> [HubRefusal]
     /// Offers `records` in order, in one transaction (a poll round's messages, one commit); each offer's outcome.
     func offerAll(_ records: [HubRecordOffer], storedUTCMs: Int64) throws(StoreError) -> [HubOffer]
     /// After a failure: when the connection to the database was lost, connects again (one attempt,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FairFuelEdges
 import FairFuelPull
 import FairFuelService
 
@@ -8,7 +9,9 @@ struct FamilyCommand: ParsableCommand {
         abstract: "Combine the pulls of several cars into one view per driver.",
         discussion: """
             Each DIR is the --out of a `fairfuel pull`, or the --dir of a `fairfuel hub` (every car it
-            received, in the order of their vehicle ids). Drivers are matched by their driver URI uuid
+            received, in the order of their vehicle ids: its database, DIR/hub.db, when it has one), or
+            a hub's database (a SQLite file, a postgres:// URL). While the hub waits for a car to send
+            what it missed (a `resend` pending), the car's records may be incomplete, and this says so. Drivers are matched by their driver URI uuid
             when the dongle knows one, otherwise by name (ignoring case). What each driver owes is
             summed per currency. The same car given twice (two pulls of it, or its pull and a hub
             directory that holds it) is refused: its bills would count twice.
@@ -26,6 +29,8 @@ struct FamilyCommand: ParsableCommand {
     func run() throws {
         let view = FamilyView(try loadFamilyBooks(directories, command: "family"))
         print(json ? view.json : view.table, terminator: json ? "\n" : "")
+        // JSON carries it on each driver; with no driver yet, only this says so.
+        if json { for waiting in view.waiting { StandardErrorLog.write(Array(("family: " + FamilyView.waitingNote(waiting) + "\n").utf8)) } }
     }
 }
 

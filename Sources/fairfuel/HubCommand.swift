@@ -50,18 +50,20 @@ struct HubConnectionOptions: ParsableArguments {
 struct HubCollectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "collect",
-        abstract: "Collect the cars' uplink messages from an MQTT broker into pull directories for `fairfuel family`.",
+        abstract: "Collect the cars' uplink messages from an MQTT broker into the hub's database for `fairfuel family`.",
         discussion: """
             Subscribes with QoS 1 to <prefix>/+/trip, refuel, split and status, in a persistent session
             (the client id is made once and kept in DIR/.fairfuel-hub), so messages published while the
-            hub is away wait in the broker. Each car's latest revision of every record is written to
-            DIR/<vehicle id>/ as a USB pull would be; `fairfuel family DIR` reads them all. A resend
-            (same revision) changes nothing, a correction replaces, a deletion removes. A message that
-            fails the payload's checks is refused and kept with its reason (`fairfuel hub status DIR`).
+            hub is away wait in the broker. Each car's latest revision of every record is kept in the
+            hub's database: DIR/hub.db (SQLite) unless --db names another; `fairfuel family DIR` reads
+            it. A hub directory from before keeps its car directories; they are imported once and not
+            written any more. A resend (same revision) changes nothing, a correction replaces, a deletion
+            removes. A message that fails the payload's checks is refused and kept with its reason
+            (`fairfuel hub status --dir DIR`).
             """)
 
     @OptionGroup var connection: HubConnectionOptions
-    @Option(help: "Where the cars' pull directories are kept.")
+    @Option(help: "The hub's directory: its database (hub.db), client id and state.")
     var dir = "fairfuel-hub"
     @Option(name: .customLong("until-idle"), help: "Stop after this many seconds without a message (default: run until SIGTERM).")
     var untilIdle: Double?
@@ -71,14 +73,24 @@ struct HubCollectCommand: ParsableCommand {
     var share: String?
     @Option(help: "A directory of the cars' pairing secrets, one file <vehicle-id>.secret each (as `hub command --secret-file` reads it): the hub asks each of those cars, once a run, to publish again what it missed (a signed `resend`).")
     var secrets: String?
-    @Option(help: "Keep the records in this SQLite file or PostgreSQL server (postgres://USER@HOST[:PORT]/DB, the password in PGPASSWORD), the messages of each poll round in one transaction, instead of car directories; DIR's cars are imported once. `fairfuel family FILE|URL` reads it.")
+    @Option(help: "Keep the records in this SQLite file or PostgreSQL server (postgres://USER@HOST[:PORT]/DB, the password in PGPASSWORD) instead of DIR/hub.db, the messages of each poll round in one transaction; DIR's old car directories are imported once. `fairfuel family FILE|URL` reads it.")
     var db: String?
+    @Flag(name: .customLong("car-directories"), help: "Keep each car's records as a pull directory under DIR, rewritten per message, instead of a database (as hubs did before; slow for many cars).")
+    var carDirectories = false
+
+    /// The database the records go to: --db, else the directory's own; nil with --car-directories.
+    func databaseArgument() throws(PullClientError) -> String? {
+        if carDirectories { return nil }
+        if let db { return db }
+        return try HubDirectoryDatabase.pathMakingDirectory(dir)
+    }
 
     func validate() throws {
         if let untilIdle, !(untilIdle > 0 && untilIdle <= 86_400) { throw ValidationError("--until-idle must be 0 < SECONDS <= 86400") }
         if let share, share.isEmpty || share.contains(where: { "/+#".contains($0) || $0 == " " }) {
             throw ValidationError("--share \(share): a group name without /, +, # or spaces")
         }
+        if carDirectories && db != nil { throw ValidationError("--car-directories and --db are exclusive: a hub keeps its records in one of them") }
         if share != nil && db == nil { throw ValidationError("--share needs --db: the instances of a group keep one database") }
     }
 
@@ -88,7 +100,8 @@ struct HubCollectCommand: ParsableCommand {
         let clock = MonotonicClock()
         let collector: HubCollector
         do {
-            collector = try HubCollector(directory: dir, prefix: prefix, database: try db.map { argument throws in try HubDatabases.open(argument) })
+            let database = try databaseArgument().map { argument throws in try HubDatabases.open(argument) }
+            collector = try HubCollector(directory: dir, prefix: prefix, database: database)
             let imported = try collector.importDirectoryOnce()
             if imported > 0, let database = collector.database {
                 printError("hub: imported \(imported) record(s) of \(dir)'s cars into \(database.location)")
@@ -206,7 +219,8 @@ struct HubCollectCommand: ParsableCommand {
         client.stop()
         if let failure { throw UserFacingError("hub: \(failure)") }
         let c = collector.counters
-        print("hub: \(c.kept) record message(s) kept, \(c.stale) duplicate or older, \(c.refused) refused, \(c.ignored) ignored; cars in \(dir)")
+        print("hub: \(c.kept) record message(s) kept, \(c.stale) duplicate or older, \(c.refused) refused, \(c.ignored) ignored; cars in "
+            + (collector.database?.location ?? dir))
         if !connected { throw UserFacingError("hub: never connected to \(url): \(client.lastError.map { "\($0)" } ?? "no answer")") }
     }
 }

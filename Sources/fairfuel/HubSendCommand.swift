@@ -35,7 +35,7 @@ struct HubSendCommand: ParsableCommand {
     var timeout: Double = 30
     @Option(help: "The command's id (default: random); sending the same id again is answered already_applied.")
     var id: String?
-    @Option(help: "A hub's directory: the command is listed there as pending until the car answers (`fairfuel hub status`).")
+    @Option(help: "A hub's directory: the command is listed in its database (or, for a hub kept in car directories, its file) as pending until the car answers (`fairfuel hub status`).")
     var dir: String?
     @Option(help: "A hub's database (SQLite file or postgres:// URL, as `fairfuel hub --db`): the command is listed there as pending until the car answers.")
     var db: String?
@@ -60,7 +60,8 @@ struct HubSendCommand: ParsableCommand {
         }
         let keeping: (any HubCommandKeeping)?
         do {
-            if let db {
+            // A hub's directory with its database (as `fairfuel hub` keeps one by default) lists the command there.
+            if let db = db ?? dir.flatMap(HubDirectoryDatabase.existing(in:)) {
                 keeping = HubDatabaseCommandLog(try HubDatabases.open(db))
             } else {
                 keeping = try dir.map { directory throws in try HubCommandLog(directory: directory) }

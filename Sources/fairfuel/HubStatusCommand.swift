@@ -10,13 +10,15 @@ struct HubStatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "Show the cars a hub holds, the messages it refused and why, and the commands it sent.",
         discussion: """
-            With --db (the hub's SQLite file or postgres:// URL, as `fairfuel hub --db` writes it) the
-            cars are the database's, each with its records per kind and when the hub last stored one;
-            the commands it sent (`hub command --db`, the hub's web app) are the database's too; the
-            refusals are kept in the hub's --dir either way.
+            The hub's database is --db (a SQLite file or postgres:// URL, as `fairfuel hub --db` writes
+            it), else the --dir's own (DIR/hub.db, which `fairfuel hub` keeps by default): the cars are
+            the database's, each with its records per kind and when the hub last stored one, and so are
+            the commands it sent (`hub command`, the hub's web app) and the messages it refused (every
+            instance of a --share group's). A hub kept in car directories (--car-directories) has them
+            all in its --dir.
             """)
 
-    @Option(help: "The hub's directory (its refusals and client id; its commands when it has no database).")
+    @Option(help: "The hub's directory (its database, DIR/hub.db, unless --db names another).")
     var dir = "fairfuel-hub"
     @Option(help: "The hub's database: a SQLite file or postgres://USER@HOST[:PORT]/DB (the password in PGPASSWORD).")
     var db: String?
@@ -34,16 +36,17 @@ struct HubStatusCommand: ParsableCommand {
         do {
             let directories = try HubCollector.carDirectories(in: dir)
             isHubDirectory = directories != nil
-            if let db {
-                let (held, kinds, kept) = try Self.databaseView(db)
-                (location, summaries, commands) = (held, kinds, kept)
-                cars = kinds.map(\.vehicle).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+            if let db = db ?? HubDirectoryDatabase.existing(in: dir) {
+                let view = try Self.databaseView(db)
+                (location, summaries, commands) = (view.location, view.kinds, view.commands)
+                cars = view.kinds.map(\.vehicle).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+                refusals = view.refusals
             } else {
                 guard let directories else { throw UserFacingError("\(dir) is not a hub's directory (no \(HubCollector.markerName))") }
                 cars = directories.map { String($0.split(separator: "/").last ?? "") }
                 commands = try HubCommandLog.read(directory: dir)
+                refusals = try HubRefusals.read(directory: dir)
             }
-            refusals = try isHubDirectory ? HubRefusals.read(directory: dir) : []
             secrets = try isHubDirectory ? HubResendRequests.state(directory: dir) : nil
         } catch let error as PullClientError {
             throw UserFacingError("hub status: \(error)")
@@ -58,7 +61,7 @@ struct HubStatusCommand: ParsableCommand {
         } else {
             print("cars: \(cars.count)" + (cars.isEmpty ? "" : " (" + cars.joined(separator: ", ") + ")"))
         }
-        if !isHubDirectory { print("(no hub directory at \(dir): the refusals are kept there; give the hub's --dir)") }
+        if !isHubDirectory { print("(no hub directory at \(dir): whether the hub asks cars to resend is kept there; give the hub's --dir)") }
         switch secrets {
         case nil: break
         case ""?:
@@ -80,14 +83,19 @@ struct HubStatusCommand: ParsableCommand {
         }
     }
 
-    /// The database's records per car and kind, the commands it lists, and where it is (a URL without
-    /// its password); a clear refusal for what is not a hub's database.
-    static func databaseView(_ argument: String) throws -> (location: String, kinds: [HubKindSummary], commands: [HubCommandEntry]) {
+    /// The database's records per car and kind, the commands it lists, the refusals it keeps, and
+    /// where it is (a URL without its password); a clear refusal for what is not a hub's database.
+    static func databaseView(_ argument: String) throws
+        -> (location: String, kinds: [HubKindSummary], commands: [HubCommandEntry], refusals: [HubRefusal])
+    {
         do {
             guard let database = try HubDatabases.openForViews(argument) else {
                 throw UserFacingError("hub status: \(argument) is not a hub's database (a SQLite file `fairfuel hub --db` wrote, or a postgres:// URL)")
             }
-            return (database.location, try database.kindSummaries(), try HubDatabaseCommandLog(database).commands(vehicle: nil))
+            return (
+                database.location, try database.kindSummaries(), try HubDatabaseCommandLog(database).commands(vehicle: nil),
+                try HubDatabaseRefusals.read(database)
+            )
         } catch let error as StoreError {
             throw UserFacingError("hub status: \(error)")
         } catch let error as PullClientError {

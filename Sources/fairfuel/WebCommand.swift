@@ -31,7 +31,7 @@ struct WebCommand: ParsableCommand {
         var tlsCertificateFile: String?
         @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert; default: [web] tls_key_file.")
         var tlsKeyFile: String?
-        @Option(name: .customLong("hub-db"), help: "Serve the family view of every car from this hub database (`fairfuel hub --db`), read-only unless --mqtt-url and --secrets are given; --db is then the file of web users.")
+        @Option(name: .customLong("hub-db"), help: "Serve the family view of every car from this hub database (`fairfuel hub --db`, or the hub's directory for its own), read-only unless --mqtt-url and --secrets are given; --db is then the file of web users.")
         var hubDatabase: String?
         @Option(name: .customLong("mqtt-url"), help: "With --hub-db: send family users' corrections to the cars through this broker (mqtt://HOST[:PORT] or mqtts://), as `fairfuel hub command` does.")
         var mqttURL: String?
@@ -97,7 +97,11 @@ struct WebCommand: ParsableCommand {
                     do { return .answered(try control.exchange(request, seconds: seconds)) } catch { return .notRunning("\(error)") }
                 }, tls: try tls(web))
             let app: WebApp
-            do { app = try WebApp(configuration: configuration, hub: try hubDatabase.map { path throws(WebError) in try HubFamily(path: path, corrections: try corrections()) }) } catch {
+            do {
+                // A hub's directory means its database, as for `fairfuel family DIR`.
+                let hub = try hubDatabase.map { path throws(WebError) in try HubFamily(path: HubDirectoryDatabase.resolve(path), corrections: try corrections()) }
+                app = try WebApp(configuration: configuration, hub: hub)
+            } catch {
                 throw UserFacingError("\(error)")
             }
             try WebServer.runBlocking(app, idleExitSeconds: idleExitSeconds ?? web.idleExitSeconds) { port in

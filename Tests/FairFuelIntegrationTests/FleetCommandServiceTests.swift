@@ -263,7 +263,8 @@ extension IntegrationTests {
             #expect(collected.standardOutput.contains("1 record message(s) kept, 0 duplicate or older, 2 refused"), "\(collected.standardOutput) \(collected.standardError)")
             let status = try FairFuelExecutable.run(["hub", "status", "--dir", directory])
             #expect(status.exitCode == 0)
-            #expect(status.standardOutput.contains("cars: 1 (\(vehicle))"), "\(status.standardOutput)")
+            // The hub's default database (DIR/hub.db) holds the car and the refusals.
+            #expect(status.standardOutput.contains("cars: 1 in \(directory)/hub.db\n  \(vehicle): 1 trip(s)"), "\(status.standardOutput)")
             #expect(status.standardOutput.contains("\(vehicle)/trip message 2: distance_m 999999999999 is outside 0...10000000"), "\(status.standardOutput)")
             #expect(status.standardOutput.contains("\(vehicle)/split message 3: the shares add up to 100, not the bill's cost_cents 7396"), "\(status.standardOutput)")
             let family = try FairFuelExecutable.run(["family", directory, "--json"])

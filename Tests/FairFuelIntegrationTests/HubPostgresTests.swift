@@ -166,8 +166,10 @@ extension IntegrationTests {
             #expect(held.map(\.id) == [1, 5, 7], "names are data: \(held)")
             #expect(try postgres.records(vehicle: Self.car) == file.records(vehicle: Self.car))
             for (name, database) in [("pg", server.url()), ("sqlite", sqlite)] {
-                let status = try FairFuelExecutable.run(["hub", "status", "--dir", harness.directory + "/" + name, "--json"])
+                // The refusals are in each engine's database (`hub_refusals`), none in the hub's directory.
+                let status = try FairFuelExecutable.run(["hub", "status", "--dir", harness.directory + "/" + name, "--db", database, "--json"])
                 #expect(status.standardOutput.components(separatedBy: "\"reason\"").count - 1 == 4, "\(name): \(status.standardOutput)")
+                #expect(!FileManager.default.fileExists(atPath: harness.directory + "/" + name + "/.fairfuel-hub-refused.tsv"))
                 #expect(status.standardOutput.contains("belongs to vehicle \(Self.car), which claimed it first"), "\(status.standardOutput)")
                 // The database's cars with their records, and the same refusals.
                 let held = try FairFuelExecutable.run(["hub", "status", "--dir", harness.directory + "/" + name, "--db", database])

@@ -65,6 +65,44 @@ extension IntegrationTests {
             #expect(kept.allSatisfy { $0 > 0 } && kept.reduce(0, +) == cars.count * perCar, "\(kept) \(hubs.map(\.standardError))")
         }
 
+        /// What either instance of a group refused is in the database they share: `hub status`, given
+        /// either instance's directory, lists every refusal of both.
+        @Test(.timeLimit(.minutes(2)))
+        func hubStatusShowsWhatBothInstancesRefused() throws {
+            let harness = try MosquittoHarness()
+            defer { harness.shutDown() }
+            let database = harness.directory + "/hub.db"
+            let hubs = try Self.startHubs(harness, database: database, untilIdleSeconds: 3)
+            defer { for hub in hubs { hub.killGroup() } }
+            let car = "0123456789abcdef0123456789abcdef"
+            let refusedCount = 40
+            let publisher = Process()
+            publisher.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
+            publisher.arguments = ["-h", "127.0.0.1", "-p", "\(harness.port)", "-q", "1", "-t", "fairfuel/\(car)/trip", "-l"]
+            let input = Pipe()
+            publisher.standardInput = input
+            try publisher.run()
+            // A trip of 999,999,999,999 m each: refused, whichever instance receives it.
+            let lines = (1...refusedCount).map { HubDatabaseBurstTests.trip(vehicle: car, id: $0).replacing("21406.3", with: "999999999999") }
+            input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            try input.fileHandleForWriting.close()
+            publisher.waitUntilExit()
+            for hub in hubs { #expect(hub.wait(seconds: 30) == .exited(0), "\(hub.standardError)") }
+            let refusedByEach = hubs.map { hub -> Int in
+                let out = (try? String(contentsOfFile: harness.directory + "/\(hub.name).out", encoding: .utf8)) ?? ""
+                let words = out.split(separator: " ")
+                return words.firstIndex(of: "refused,").flatMap { Int(words[$0 - 1]) } ?? -1
+            }
+            #expect(refusedByEach.allSatisfy { $0 > 0 } && refusedByEach.reduce(0, +) == refusedCount, "\(refusedByEach) \(hubs.map(\.standardError))")
+            for index in 1...2 {
+                let directory = harness.directory + "/hub\(index)"
+                let status = try FairFuelExecutable.run(["hub", "status", "--dir", directory, "--db", database])
+                #expect(status.exitCode == 0 && status.standardOutput.contains("refused messages: \(refusedCount)\n"), "\(status.standardOutput)")
+                #expect(status.standardOutput.contains("\(car)/trip message \(refusedCount): distance_m 999999999999"), "\(status.standardOutput)")
+                #expect(!FileManager.default.fileExists(atPath: directory + "/.fairfuel-hub-refused.tsv"), "the refusals are the database's")
+            }
+        }
+
         /// `fairfuel fleet-sim` into two hub instances: every record the simulated cars' own stores
         /// hold is in the hub's database once, under its car.
         @Test(.timeLimit(.minutes(3)))

@@ -105,7 +105,7 @@ extension HubTests {
         return (messages.count, latest)
     }
 
-    /// What the hub's `hub-records.tsv` holds for the car, by `kind:id`; a record listed twice makes this nil.
+    /// What the hub's database holds for the car, by `kind:id`; a record listed twice makes this nil.
     static func keptRecords(_ directory: String, _ car: Car) -> [String: KeptRecord]? {
         var kept: [String: KeptRecord] = [:]
         for line in hubRecords(directory, car).split(separator: "\n") {
@@ -141,11 +141,11 @@ extension HubTests {
         #expect(seconds < 2.0, "SIGTERM took \(seconds) s")
     }
 
-    /// The hub's own state: the marker with the session's client id, the list of cars, and no file
-    /// left half-written (every file is replaced through a `.partial` and a rename).
+    /// The hub's own state: the marker with the session's client id, the cars in its database, and
+    /// no file left half-written (every file is replaced through a `.partial` and a rename).
     static func expectIntactState(_ directory: String, clientID: String, vehicles: [String], sourceLocation: SourceLocation = #_sourceLocation) {
         #expect((try? String(contentsOfFile: directory + "/.fairfuel-hub", encoding: .utf8)) == clientID + "\n", sourceLocation: sourceLocation)
-        #expect((try? String(contentsOfFile: directory + "/.fairfuel-hub-cars", encoding: .utf8)) == vehicles.sorted().map { $0 + "\n" }.joined(),
+        #expect((try? HubRecordStore(path: HubTests.database(directory)).vehicles()) == vehicles.sorted(),
                 sourceLocation: sourceLocation)
         let files = FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? []
         #expect(!files.isEmpty && !files.contains { $0.hasSuffix(".partial") }, "\(files)", sourceLocation: sourceLocation)

@@ -8,8 +8,8 @@ import TestSupport
 import Glibc
 #endif
 
-/// `fairfuel hub` against a real Mosquitto: two cars' uplinks (Anna drives both) collected into pull
-/// directories give the same `fairfuel family` as USB pulls of both cars; a resend changes nothing,
+/// `fairfuel hub` against a real Mosquitto: two cars' uplinks (Anna drives both) collected into the
+/// hub's default database (DIR/hub.db) give the same `fairfuel family DIR` as USB pulls of both cars; a resend changes nothing,
 /// a correction replaces, and a hub restarted finds what was published while it was away.
 @Suite(.serialized, .tags(.integration), .enabled(if: MosquittoHarness.toolsPresent && FileManager.default.fileExists(atPath: "/usr/bin/socat"),
                              "\(MosquittoHarness.missingMessage), or socat is missing"))
@@ -96,8 +96,14 @@ struct HubTests {
         _ = try run(["pull", "--port", laptop, "--out", out, "--secret", secret])
     }
 
+    /// The database `fairfuel hub --dir DIR` keeps by default (docs/mqtt.md).
+    static func database(_ directory: String) -> String { directory + "/hub.db" }
+
+    /// What the hub of `directory` keeps of the car in its database, one line per record:
+    /// kind, id, revision, deleted (0/1), the message as received.
     static func hubRecords(_ directory: String, _ car: Car) -> String {
-        (try? String(contentsOfFile: "\(directory)/\(car.vehicle)/.fairfuel-pull/hub-records.tsv", encoding: .utf8)) ?? ""
+        guard let records = try? HubRecordStore(path: HubTests.database(directory)).records(vehicle: car.vehicle) else { return "" }
+        return records.map { "\($0.kind)\t\($0.id)\t\($0.revision)\t\($0.deleted ? 1 : 0)\t\($0.payload)\n" }.joined()
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -163,12 +169,14 @@ struct HubTests {
         #expect((anna["cars"] as? [String])?.count == 2, "Anna drives both cars and is one person: \(family)")
         #expect(drivers.contains { $0["driver"] as? String == "Cleo" }, "\(family)")
 
+        // No car directories any more: the hub keeps its records in its database only.
+        #expect(cars.allSatisfy { !FileManager.default.fileExists(atPath: "\(hubDirectory)/\($0.vehicle)") })
         // One car through the hub and over USB is one car: the hub keeps the store's id the pull carries,
         // and the car given both ways is refused (1, as `family`'s other refusals), never counted twice.
         for car in cars {
-            let line = try String(contentsOfFile: "\(hubDirectory)/\(car.vehicle)/.fairfuel-pull/vehicle.tsv", encoding: .utf8)
             let uid = try #require(try TripStore(path: car.db).vehicleUID())
-            #expect(line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)[5] == uid, "\(line)")
+            let records = try HubRecordStore(path: Self.database(hubDirectory)).records(vehicle: car.vehicle)
+            #expect(!records.isEmpty && records.allSatisfy { $0.payload.contains("\"vehicle_uid\":\"\(uid)\"") }, "\(records.map(\.payload))")
         }
         for arguments in [[pulls[0], hubDirectory], [hubDirectory, pulls[1]]] {
             let twice = try FairFuelExecutable.run(["family"] + arguments)

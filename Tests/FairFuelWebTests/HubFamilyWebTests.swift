@@ -1,3 +1,4 @@
+import FairFuelPull
 import FairFuelStore
 @testable import FairFuelWeb
 import Foundation
@@ -156,5 +157,40 @@ import TestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: users)) == before)
         let missingServed = try WebRig.cli(["web", "--hub-db", missing, "--db", users, "--listen", "127.0.0.1:0"])
         #expect(missingServed.exitCode != 0 && missingServed.standardError.contains("no hub database at"), "\(missingServed.standardError)")
+    }
+
+    /// While the hub waits for a car's answer to a `resend`, the family page and `/api/v1/family` say
+    /// that car's records may be incomplete; the hub's directory stands for its database (`--hub-db DIR`).
+    @Test func aCarTheHubWaitsForIsSaidToBeIncomplete() async throws {
+        let (hub, users) = try Self.rig()
+        let directory = (hub as NSString).deletingLastPathComponent
+        // The rig's database is where `fairfuel hub --dir DIR` keeps one: DIR is a hub's directory once it has the marker.
+        #expect(HubDirectoryDatabase.resolve(directory) == directory)
+        try "fairfuel-hub-0123456789abcdef\n".write(toFile: directory + "/.fairfuel-hub", atomically: true, encoding: .utf8)
+        #expect(HubDirectoryDatabase.resolve(directory) == hub)
+        // `fairfuel web --hub-db DIR` serves it (it stops after a second without a request).
+        let served = try WebRig.cli(["web", "--hub-db", directory, "--db", users, "--listen", "127.0.0.1:0", "--idle-exit-s", "1"])
+        #expect(served.exitCode == 0 && served.standardOutput.contains("serving \(directory)"), "\(served.standardError)")
+        try HubRecordStore(path: hub).commandSent(vehicle: Self.zoe, id: "ask-zoe", name: "resend", sentUTCMs: 1_795_000_000_000)
+        try await WebRig.serve(users, hub: try HubFamily(path: HubDirectoryDatabase.resolve(directory))) { web in
+            #expect(try await web.logIn("mum", WebRig.familyPassword).status == .ok)
+            let api = try await web.send(.get, "/api/v1/family?month=2026-11").object
+            let incomplete = api["incomplete"] as? [[String: Any]] ?? []
+            #expect(incomplete.map { $0["car"] as? String } == ["Zoe"] && incomplete.first?["vehicle_id"] as? String == Self.zoe, "\(incomplete)")
+            #expect(incomplete.first?["asked_utc"] as? String == "2026-11-18T11:06:40.000Z")
+            let page = try await web.send(.get, "/family")
+            #expect(page.text.contains("Zoe: its records may be incomplete: the hub waits for what it missed (asked at 2026-11-18T11:06:40.000Z)"),
+                    "\(page.text)")
+        }
+        // The car answers: nothing more is said.
+        #expect(try HubRecordStore(path: hub).commandAnswered(vehicle: Self.zoe, id: "ask-zoe", outcome: "applied", reason: nil, answeredUTCMs: 1_795_000_001_000))
+        try await WebRig.serve(users, hub: try HubFamily(path: hub)) { web in
+            let login = try await web.logIn("mum", WebRig.familyPassword)
+            let api = try await web.send(.get, "/api/v1/family").object
+            let page = try await web.send(.get, "/family")
+            #expect(login.status == .ok)
+            #expect((api["incomplete"] as? [Any])?.isEmpty == true, "\(api)")
+            #expect(page.status == .ok && !page.text.contains("may be incomplete"))
+        }
     }
 }

@@ -57,10 +57,11 @@ public final class HubCollector {
     /// While the database is away: when the hub tries it again (monotonic milliseconds), and the wait after that.
     public internal(set) var databaseRetryAtMs: Int64?
     var databaseBackoffMs: Int64 = 0
-    let refusals: HubRefusals
+    /// In the database when there is one (shared by a group's instances), else in the directory.
+    let refusals: any HubRefusalKeeping
 
     /// With a database, records go there (a poll round's messages in one transaction, `storeHeld`)
-    /// and no car's files are written; `directory` keeps the client id, the vehicle_uid bindings and the refusals.
+    /// with the bindings and the refusals, and no car's files are written; `directory` keeps the client id.
     public let database: (any HubRecordStoring)?
 
     /// Makes `directory` (and its marker) if needed; each car's kept records are read when its first message arrives.
@@ -81,7 +82,11 @@ public final class HubCollector {
         }
         // With a database the bindings are its own (the directory's are copied there once, `importDirectoryOnce`).
         if database == nil { uidOwners = try Self.directoryUIDOwners(directory) }
-        refusals = try HubRefusals(path: directory + "/" + HubRefusals.fileName)
+        if let database {
+            refusals = HubDatabaseRefusals(database)
+        } else {
+            refusals = try HubRefusals(path: directory + "/" + HubRefusals.fileName)
+        }
     }
 
     static let uidsName = markerName + "-uids"
@@ -238,6 +243,7 @@ public final class HubCollector {
 
     /// Writes every car that changed since the last flush (with a database, nothing is left to write).
     public func flush() throws(PullClientError) {
+        try refusals.flush()
         guard database == nil else { return }
         let carsListPath = directory + "/" + Self.markerName + "-cars"
         let listed = Set((try PullFiles.read(carsListPath) ?? "").split(separator: "\n").map(String.init))
@@ -381,7 +387,9 @@ extension HubCollector {
                 all += (cars[vehicle] ?? [:]).values.map { (vehicle, $0) }
             }
             let owners = try Self.directoryUIDOwners(directory)
+            let refused = try HubRefusals.read(directory: directory)
             try database.inOneTransaction {
+                try database.refusalsRecorded(refused, keyPrefix: "imported-")
                 for (uid, vehicle) in owners.sorted(by: { $0.key < $1.key }) { _ = try database.claimVehicleUID(uid, vehicle: vehicle) }
                 for (vehicle, record) in all {
                     let messageID = JSONValue(record.payload)?["message_id"]?.int

@@ -12,6 +12,9 @@ public struct HubDatabaseViews {
 
     /// The arguments, each hub database replaced by its copy.
     public private(set) var directories: [String] = []
+    /// The commands the hubs among the arguments list (their databases' and their directories'),
+    /// for what they still wait for.
+    public private(set) var commands: [HubCommandEntry] = []
     private var temporary: [String] = []
 
     public init(_ arguments: [String], open: Opener = HubDatabaseViews.openSQLite) throws(PullClientError) {
@@ -19,8 +22,10 @@ public struct HubDatabaseViews {
             do {
                 guard let database = try open(argument) else {
                     directories.append(argument)
+                    if try HubCollector.carDirectories(in: argument) != nil { commands += try HubCommandLog.read(directory: argument) }
                     continue
                 }
+                commands += try database.commands(vehicle: nil)
                 let copy = try FileOperations.makeUniqueDirectory(prefix: "/tmp/fairfuel-hub-view-")
                 temporary.append(copy)
                 try HubCollector.materialize(database, into: copy)
@@ -35,9 +40,11 @@ public struct HubDatabaseViews {
         }
     }
 
-    /// A hub's SQLite database, nil for anything that is not a SQLite file. Opening migrates, so a
-    /// car's store (or any other database) is refused before it could become a hub's.
-    public static func openSQLite(_ argument: String) throws(StoreError) -> (any HubRecordStoring)? {
+    /// A hub's SQLite database (or a hub directory's own, `HubDirectoryDatabase`), nil for anything
+    /// else. Opening migrates, so a car's store (or any other database) is refused before it could
+    /// become a hub's.
+    public static func openSQLite(_ given: String) throws(StoreError) -> (any HubRecordStoring)? {
+        let argument = HubDirectoryDatabase.resolve(given)
         guard isSQLiteFile(argument) else { return nil }
         guard HubRecordStore.isHubDatabase(path: argument) else {
             throw .invalid("\(argument) is a SQLite database but not a hub's (`fairfuel hub --db FILE` writes one)")
@@ -77,6 +84,8 @@ extension FamilyBooks {
     ) throws(PullClientError) -> FamilyBooks {
         let databases = try HubDatabaseViews(arguments, open: open)
         defer { databases.removeAll() }
-        return try load(directories: try carDirectories(databases.directories))
+        var books = try load(directories: try carDirectories(databases.directories))
+        books.noteWaiting(commands: databases.commands)
+        return books
     }
 }

@@ -1,19 +1,15 @@
 import FairFuelCore
+import FairFuelStore
 
-/// The messages a hub refused and why (`DIR/.fairfuel-hub-refused.tsv`), for `fairfuel hub status`:
-/// one record line each (received UTC ms, vehicle id, topic kind, message id, reason), the newest
-/// `maximumKept` only, so that a car or an intruder flooding bad messages cannot fill the disk.
-public final class HubRefusals {
+/// The messages a hub kept in a directory refused and why (`DIR/.fairfuel-hub-refused.tsv`), for
+/// `fairfuel hub status`: one record line each (received UTC ms, vehicle id, topic kind, message
+/// id, reason), the newest `maximumKept` only, so that a car or an intruder flooding bad messages
+/// cannot fill the disk.
+public final class HubRefusals: HubRefusalKeeping {
     public static let fileName = HubCollector.markerName + "-refused.tsv"
-    public static let maximumKept = 1_000
+    public static let maximumKept = HubRefusalSQL.maximumKept
 
-    public struct Refusal: Sendable, Equatable {
-        public var receivedUTCMs: Int64
-        public var vehicle: String
-        public var kind: String
-        public var messageID: Int64?
-        public var reason: String
-    }
+    public typealias Refusal = HubRefusal
 
     private let log: HubRecordLog
 
@@ -21,9 +17,11 @@ public final class HubRefusals {
         log = try HubRecordLog(path: path, limit: limit)
     }
 
-    func record(vehicle: String, kind: String, messageID: Int64?, reason: String, receivedUTCMs: Int64) throws(PullClientError) {
+    public func record(vehicle: String, kind: String, messageID: Int64?, reason: String, receivedUTCMs: Int64) throws(PullClientError) {
         try log.append([String(receivedUTCMs), vehicle, kind, messageID.map(String.init) ?? "", reason])
     }
+
+    public func flush() throws(PullClientError) {}
 
     /// What the hub in `directory` refused, oldest first (the newest `maximumKept`).
     public static func read(directory: String) throws(PullClientError) -> [Refusal] {

@@ -33,10 +33,14 @@ public struct FamilyBooks: Sendable {
         public var splits: [RefuelSplit]
         /// The index in `people` of each bill's shares' parties.
         public var sharePeople: [[Int]]
+        /// The car's uplink id (its topic level), lowercased, from a hub or a newer dongle.
+        public var uplinkID: String? = nil
     }
 
     public var people: [Person]
     public var cars: [Car]
+    /// The cars whose hub waits for what it missed (`FamilyBooks.Waiting`): their records may be incomplete.
+    public var waiting: [Waiting] = []
 
     /// The car directories `directories` name: a hub's directory stands for every car it received (in the
     /// order of their vehicle ids), any other directory for itself.
@@ -84,7 +88,7 @@ public struct FamilyBooks: Sendable {
             if let zone = vehicle.timeZone, let rules = try? TimeZoneDatabase.load(zone) { units.timeZone = rules }
             var car = Car(
                 label: namesake ? "\(vehicle.name) (\(vehicle.uid.map { String($0.prefix(8)) } ?? directory))" : vehicle.name,
-                vehicleID: vehicle.uid, units: units, trips: [], tripPeople: [], splits: [], sharePeople: [])
+                vehicleID: vehicle.uid, units: units, trips: [], tripPeople: [], splits: [], sharePeople: [], uplinkID: vehicle.uplinkID)
             var uuidOf: [Int64: String] = [:]
             for f in PulledRecords.lines(try PullFiles.read(state + "/drivers.tsv")) where f.count >= 3 {
                 if let id = Int64(f[0]), !f[2].isEmpty { uuidOf[id] = f[2].lowercased() }

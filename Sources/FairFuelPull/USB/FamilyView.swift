@@ -25,6 +25,8 @@ public struct FamilyView: Sendable, Equatable {
 
     public var cars: [String]
     public var drivers: [Driver]
+    /// The cars a hub waits for (their records may be incomplete, so may everyone's figures).
+    public var waiting: [FamilyBooks.Waiting] = []
 
     /// Reads each pull directory's state (`.fairfuel-pull/`); a directory without one is an error.
     public static func load(directories: [String]) throws(PullClientError) -> FamilyView {
@@ -34,6 +36,7 @@ public struct FamilyView: Sendable, Equatable {
     /// Each person's trips and shares added up, in the order the books list them.
     public init(_ books: FamilyBooks) {
         cars = books.cars.map(\.label)
+        waiting = books.waiting
         drivers = books.people.map { Driver(name: $0.name, uuid: $0.uuid, cars: [], trips: 0, distanceMeters: 0, fuelLiters: 0, owes: []) }
         for car in books.cars {
             func noteCar(_ i: Int) { if !drivers[i].cars.contains(car.label) { drivers[i].cars.append(car.label) } }
@@ -60,9 +63,10 @@ public struct FamilyView: Sendable, Equatable {
         }
     }
 
-    /// One JSON object per driver, in an array.
+    /// One JSON object per driver, in an array; while a hub waits for a car, each says so (`incomplete`).
     public var json: String {
-        JSONLine.array(drivers.map { d in
+        let incomplete = waiting.isEmpty ? nil : Self.waitingJSON(waiting)
+        return JSONLine.array(drivers.map { d in
             var j = JSONLine()
             j.add("driver", d.name)
             j.add("driver_uuid", d.uuid)
@@ -81,8 +85,27 @@ public struct FamilyView: Sendable, Equatable {
                 oj.add("text", MoneyText.format(MinorUnits(o.amount), minorDigits: o.minorDigits))
                 return oj.string
             }))
+            if let incomplete { j.addRaw("incomplete", json: incomplete) }
             return j.string
         })
+    }
+
+    /// The cars a hub waits for, as `/api/v1/family` and `family --json` give them.
+    public static func waitingJSON(_ waiting: [FamilyBooks.Waiting]) -> String {
+        JSONLine.array(waiting.map { w in
+            var j = JSONLine()
+            j.add("car", w.car)
+            j.add("vehicle_id", w.vehicle)
+            j.add("asked_utc", UTCTimestamp(millisecondsSinceEpoch: w.askedUTCMs).iso8601)
+            j.add("note", Self.waitingNote(w))
+            return j.string
+        })
+    }
+
+    /// What a partial book says of a car the hub waits for.
+    public static func waitingNote(_ w: FamilyBooks.Waiting) -> String {
+        "\(w.car): its records may be incomplete: the hub waits for what it missed (asked at "
+            + UTCTimestamp(millisecondsSinceEpoch: w.askedUTCMs).iso8601 + ")"
     }
 
     /// A table for a terminal.
@@ -96,6 +119,8 @@ public struct FamilyView: Sendable, Equatable {
                 + pad(JSONLine.formatFixed(d.distanceMeters / 1000, decimals: 1), 10) + pad(JSONLine.formatFixed(d.fuelLiters, decimals: 2), 9)
                 + owes + "\n"
         }
-        return text + "cars: " + cars.map(TerminalText.escaped).joined(separator: ", ") + "\n"
+        text += "cars: " + cars.map(TerminalText.escaped).joined(separator: ", ") + "\n"
+        for w in waiting { text += TerminalText.escaped(Self.waitingNote(w)) + "\n" }
+        return text
     }
 }

@@ -35,6 +35,8 @@ struct HubFamilyView {
         var j = JSONLine()
         j.add("read_only", !sendsCorrections)
         j.add("note", sendsCorrections ? Self.correctionsNote : Self.readOnlyNote)
+        // The cars the hub asked for what it missed and still waits for: their figures may be incomplete.
+        j.addRaw("incomplete", json: FamilyView.waitingJSON(books.waiting))
         j.addRaw("people", json: summaries.peopleJSON)
         j.addRaw("month", json: SummaryText.json(summaries.people.month, cars: books.cars.map(\.label)))
         j.addRaw("all_time", json: SummaryText.json(summaries.people.allTime, cars: books.cars.map(\.label)))

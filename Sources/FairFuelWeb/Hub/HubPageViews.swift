@@ -16,6 +16,7 @@ enum HubPageViews {
         let units = view.books.units
         var body = notice.map { H.message($0.text, kind: $0.kind) } ?? ""
         body += H.message(view.sendsCorrections ? HubFamilyView.correctionsNote : HubFamilyView.readOnlyNote, kind: view.sendsCorrections ? "ok" : "warn")
+        for waiting in view.books.waiting { body += H.message(FamilyView.waitingNote(waiting), kind: "warn") }
         body += "<section class=\"card\" id=\"people\"><h2>\(H.h("Per person: \(view.month) and all time"))</h2>"
         body += people(month: view.summaries.people.month, allTime: view.summaries.people.allTime, units: units) + "</section>"
         for (index, (car, figures)) in zip(view.books.cars, view.summaries.cars).enumerated() {
