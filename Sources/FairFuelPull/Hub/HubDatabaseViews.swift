@@ -2,37 +2,27 @@ import FairFuelEdges
 import FairFuelStore
 
 /// The family's views over a hub's database: each argument that names a hub's database (a hub's
-/// `--db`: a SQLite file, or whatever `open` knows, a `postgres://` URL in the CLI) is written out
-/// as a hub directory in a private temporary directory, which the views read as they read any
-/// hub's; the rest are passed through. The copies go when the view is done.
+/// `--db`: a SQLite file, or whatever `open` knows, a `postgres://` URL in the CLI) is read from
+/// its rows in memory, once, as the cars of a hub directory are read from their files.
 /// The CLI's `family`, `split`, `summary`, `report` and the web app's hub view all read through it.
-public struct HubDatabaseViews {
+public enum HubDatabaseViews {
     /// Opens the hub database an argument names; nil when the argument is not one (a directory).
     public typealias Opener = (String) throws(StoreError) -> (any HubRecordStoring)?
 
-    /// The arguments, each hub database replaced by its copy.
-    public private(set) var directories: [String] = []
-    private var temporary: [String] = []
-
-    public init(_ arguments: [String], open: Opener = HubDatabaseViews.openSQLite) throws(PullClientError) {
+    /// The cars `arguments` hold, in their order: a hub database's cars (by vehicle id), a hub
+    /// directory's, or the pull directory itself.
+    public static func carStates(_ arguments: [String], open: Opener = HubDatabaseViews.openSQLite) throws(PullClientError) -> [PulledCarState] {
+        var states: [PulledCarState] = []
         for argument in arguments {
-            do {
-                guard let database = try open(argument) else {
-                    directories.append(argument)
-                    continue
-                }
-                let copy = try FileOperations.makeUniqueDirectory(prefix: "/tmp/fairfuel-hub-view-")
-                temporary.append(copy)
-                try HubCollector.materialize(database, into: copy)
-                directories.append(copy)
-            } catch let error as PullClientError {
-                removeAll()
-                throw error
-            } catch {
-                removeAll()
-                throw .file("\(argument): \(error)")
+            let database: (any HubRecordStoring)?
+            do { database = try open(argument) } catch { throw .file("\(argument): \(error)") }
+            if let database {
+                states += try HubCollector.carStates(database)
+            } else {
+                for directory in try FamilyBooks.carDirectories([argument]) { states.append(try PulledCarState.read(directory: directory)) }
             }
         }
+        return states
     }
 
     /// A hub's SQLite database, nil for anything that is not a SQLite file. Opening migrates, so a
@@ -52,21 +42,6 @@ public struct HubDatabaseViews {
         else { return false }
         return bytes.starts(with: Array("SQLite format 3\u{0}".utf8))
     }
-
-    public func removeAll() {
-        for directory in temporary { Self.removeTree(directory) }
-    }
-
-    private static func removeTree(_ path: String) {
-        if (try? FileOperations.kind(of: path)) == .directory {
-            for entry in (try? FileOperations.directoryEntries(path)) ?? [] where entry != "." && entry != ".." {
-                removeTree(path + "/" + entry)
-            }
-            _ = try? FileOperations.removeDirectory(path)
-        } else {
-            _ = FileOperations.remove(path)
-        }
-    }
 }
 
 extension FamilyBooks {
@@ -75,8 +50,6 @@ extension FamilyBooks {
     public static func load(
         pullsOrHubs arguments: [String], open: HubDatabaseViews.Opener = HubDatabaseViews.openSQLite
     ) throws(PullClientError) -> FamilyBooks {
-        let databases = try HubDatabaseViews(arguments, open: open)
-        defer { databases.removeAll() }
-        return try load(directories: try carDirectories(databases.directories))
+        try load(states: try HubDatabaseViews.carStates(arguments, open: open))
     }
 }
