@@ -1,5 +1,6 @@
 import FairFuelCore
 import FairFuelDomain
+import FairFuelPull
 import FairFuelStore
 import Hummingbird
 
@@ -12,6 +13,8 @@ extension WebApp {
         var at: String?
         var liters: Double?
         var cost: String?
+        /// The cost's currency, needed only when the hub holds no bill of the car; it must be the car's.
+        var currency: String?
         var full: Bool?
         var odometer_km: Double?
         var station: String?
@@ -29,6 +32,7 @@ extension WebApp {
             fields["at"] = at
             fields["liters"] = liters.map { "\($0)" }
             fields["cost"] = cost
+            fields["currency"] = currency
             // A refuel added is a full tank unless `full` is false; an edit changes the fill only when `full` is given.
             fields["full"] = action == "refuel add" ? (full == false ? nil : "1") : full.map { $0 ? "1" : "0" }
             fields["odometer_km"] = odometer_km.map { "\($0)" }
@@ -43,7 +47,7 @@ extension WebApp {
     }
 
     /// The form fields a correction may carry.
-    static let hubCommandFields = ["at", "liters", "cost", "full", "odometer_km", "station", "note", "refuel", "trip", "driver", "confirm"]
+    static let hubCommandFields = ["at", "liters", "cost", "currency", "full", "odometer_km", "station", "note", "refuel", "trip", "driver", "confirm"]
 
     func addHubRoutes(to router: Router<WebContext>) {
         // On a car the API's family route says where it is served (a JSON 404, as the document declares).
@@ -63,17 +67,19 @@ extension WebApp {
             let vehicle = context.parameters.get("vehicle") ?? ""
             let notice: (text: String, kind: String)
             var status = HTTPResponse.Status.ok
+            // One read of the database for the check and the page after it.
+            let books = try hub.books()
             do throws(WebError) {
                 var fields: [String: String] = [:]
                 for name in Self.hubCommandFields { fields[name] = form[name] }
                 let command = try await sendCorrection(
-                    hub, vehicle: vehicle, action: form["action"] ?? "", fields: fields, id: form["command_id"], session: session)
+                    hub, vehicle: vehicle, action: form["action"] ?? "", fields: fields, id: form["command_id"], session: session, books: books)
                 notice = ("\(command.operation.name) sent to car \(vehicle) as command \(command.id): pending until the car answers", "ok")
             } catch {
                 notice = (error.description, "err")
                 status = error.status
             }
-            let view = try hub.view(month: nil, nowUTCMs: configuration.nowUTCMs())
+            let view = try hub.view(month: nil, nowUTCMs: configuration.nowUTCMs(), books: books)
             let body = HubPageViews.family(view, session: session, notice: notice)
             return HTMLPage.response(HTMLPage.page("Family", session: session, body: body, links: HubPageViews.links), status: status)
         })
@@ -104,18 +110,18 @@ extension WebApp {
     /// A family user's correction to `vehicle`: refused for a driver, on a read-only hub, for a car
     /// the hub does not know, and for a form the CLI's parser refuses (nothing published then).
     func sendCorrection(
-        _ hub: HubFamily, vehicle: String, action: String, fields: [String: String], id: String?, session: WebSession
+        _ hub: HubFamily, vehicle: String, action: String, fields: [String: String], id: String?, session: WebSession, books: FamilyBooks? = nil
     ) async throws(WebError) -> FleetCommand {
         try requireFamily(session, to: "send a correction to a car")
         guard let corrections = hub.corrections else {
             throw .refused("this hub's app is read-only: it sends corrections when started with --mqtt-url and --secrets")
         }
-        _ = try hub.car(vehicle)
+        _ = try hub.car(vehicle, in: books)
         var fields = fields
         // A refuel entered without a time is one entered now, as on the car's own page.
         if action == "refuel add", fields["at"] == nil {
             fields["at"] = UTCTimestamp(millisecondsSinceEpoch: configuration.nowUTCMs()).iso8601
         }
-        return try await corrections.send(vehicle: vehicle, action: action, fields: fields, id: id, database: hub.path)
+        return try await corrections.send(vehicle: vehicle, action: action, fields: fields, id: id, database: hub.path, open: hub.open)
     }
 }
