@@ -130,8 +130,9 @@ enum HubMessageCheck {
 
     private static func splitProblem(_ json: JSONValue) -> String? {
         if let problem = billProblem(json) { return problem }
-        guard case let .array(shares)? = json["shares"], (1...maximumShares).contains(shares.count) else {
-            return "shares must be a list of 1 to \(maximumShares)"
+        // A baseline mark's split has no shares (and no cost, which the sum below holds it to).
+        guard case let .array(shares)? = json["shares"], (0...maximumShares).contains(shares.count) else {
+            return "shares must be a list of at most \(maximumShares)"
         }
         var sum: Int64 = 0
         var liters = 0.0

@@ -141,12 +141,17 @@ import Testing
             }
             #expect(text.contains(reason), "\(text) lacks \(reason)")
         }
+        // A baseline mark's split has no shares and no cost: stored; no shares for a bill with a cost is refused.
+        let empty = String(Self.text(Self.split).prefix { $0 != "[" }) + "[]}"
+        let baseline = empty.replacingOccurrences(of: "\"liters\":41.200,\"cost_cents\":7396", with: "\"liters\":0,\"cost_cents\":0")
+        #expect(try hub.take("split", Self.bytes(baseline)) == .kept)
+        #expect(try hub.take("split", Self.bytes(empty)) == .refused("the shares add up to 0, not the bill's cost_cents 7396"))
         // A track a car keeps is stored; the family view has none of the refused ones.
         #expect(try hub.take("trip", withTrack("[1795000000000,48.1,11.5],[1795000060000,-33.4,-70.6]")) == .kept)
         let family = try hub.family()
         #expect(family.contains("\"Anna\"") && !family.contains("32000"), "\(family)")
         let refused = try HubRefusals.read(directory: hub.directory)
-        #expect(refused.count == cases.count && refused.first?.messageID == nil, "the oversized message is not parsed for its id")
+        #expect(refused.count == cases.count + 1 && refused.first?.messageID == nil, "the oversized message is not parsed for its id")
     }
 
     /// A vehicle id that claims uid after uid (each message a new one) binds only a car's lifetime
