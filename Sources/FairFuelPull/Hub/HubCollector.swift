@@ -52,6 +52,9 @@ public final class HubCollector {
     private var dirty: Set<String> = []
     /// Each `vehicle_uid` and the vehicle id that claimed it first (`DIR/.fairfuel-hub-uids`).
     private var uidOwners: [String: String] = [:]
+    /// With a database, how many bindings `uidOwners` caches before it is emptied.
+    var uidCacheLimit = HubMessageCheck.maximumCachedUIDs
+    var cachedUIDCount: Int { uidOwners.count }
     let refusals: HubRefusals
 
     /// With a database, records go there, one small transaction per message, and no car's files are
@@ -242,7 +245,7 @@ public final class HubCollector {
         if let owner = uidOwners[uid] { return owner }
         if let database {
             // With a database the bindings are its; this is only a cache, emptied before it grows past its bound.
-            if uidOwners.count >= HubMessageCheck.maximumCachedUIDs { uidOwners = [:] }
+            if uidOwners.count >= uidCacheLimit { uidOwners = [:] }
             do {
                 let owner = try database.claimVehicleUID(uid, vehicle: vehicle)
                 if owner.isEmpty { return owner }

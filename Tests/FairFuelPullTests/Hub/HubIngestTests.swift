@@ -189,6 +189,26 @@ import Testing
         }
     }
 
+    /// With a database the collector's bindings are a cache: emptied at its bound, and a binding
+    /// it forgot is still the database's (a copier is refused after the eviction as before).
+    @Test func theUIDCacheStaysWithinItsBoundAndForgetsNoBinding() throws {
+        let database = NSTemporaryDirectory() + "fairfuel-hubdb-\(UUID().uuidString.prefix(8)).db"
+        defer { try? FileManager.default.removeItem(atPath: database) }
+        let hub = try Hub(database: try HubRecordStore(path: database))
+        hub.collector.uidCacheLimit = 3
+        func claiming(_ uid: String, vehicle: String) -> [UInt8] {
+            var text = Self.text(HubCollectorTests.trip(1, revision: 0, driver: "Anna", message: 1))
+            text = text.replacingOccurrences(of: "\"vehicle\":\"\(Self.vehicle)\"", with: "\"vehicle\":\"\(vehicle)\",\"vehicle_uid\":\"\(uid)\"")
+            return Self.bytes(text)
+        }
+        for index in 0..<10 {
+            #expect(try hub.take("trip", claiming("uid-\(index)", vehicle: "car\(index)"), vehicle: "car\(index)") == .kept)
+            #expect(hub.collector.cachedUIDCount <= 3)
+        }
+        #expect(try hub.take("trip", claiming("uid-0", vehicle: Self.copier), vehicle: Self.copier)
+            == .refused("vehicle_uid uid-0 belongs to vehicle car0, which claimed it first"))
+    }
+
     /// A flood of bad messages is refused without a sync each (the refusal log is diagnostics), and
     /// stays bounded; the good message after it is stored.
     @Test func aFloodOfBadMessagesIsRefusedWithoutASyncEach() throws {
