@@ -244,6 +244,8 @@ let package = Package(
                 "fairfuel", "FairFuelCore", "FairFuelDomain", "FairFuelStore", "FairFuelReports", "FairFuelWeb", "TestSupport",
                 // The hub's corrections reach a car's own command receiver through a real broker.
                 "FairFuelPull", "FairFuelEdges", "FairFuelService",
+                // The hub's view over PostgreSQL, its records written by the hub's own store.
+                "FairFuelHubPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

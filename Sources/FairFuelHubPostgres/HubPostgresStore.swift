@@ -110,7 +110,7 @@ public final class HubPostgresStore: HubRecordStoring {
         _ = try rows(HubRecordSQL.claimUID, binds)
         var owner = PostgresBindings(capacity: 1)
         owner.append(uid)
-        return try rows(HubRecordSQL.uidOwner, owner).first.map { row throws(StoreError) in try decode(row, String.self) } ?? vehicle
+        return try rows(HubRecordSQL.uidOwner, owner).first.map { row throws(StoreError) in try decode(row, String.self) } ?? ""
     }
 
     public func vehicles() throws(StoreError) -> [String] {

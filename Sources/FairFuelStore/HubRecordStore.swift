@@ -77,7 +77,7 @@ public final class HubRecordStore: HubRecordStoring {
     public func claimVehicleUID(_ uid: String, vehicle: String) throws(StoreError) -> String {
         do {
             _ = try connection.run(HubRecordSQL.claimUID, .text(uid), .text(vehicle))
-            return try connection.scalarText(HubRecordSQL.uidOwner, .text(uid)) ?? vehicle
+            return try connection.scalarText(HubRecordSQL.uidOwner, .text(uid)) ?? ""
         } catch {
             throw StoreError(error)
         }

@@ -58,7 +58,8 @@ public protocol HubRecordStoring: AnyObject {
     /// hub's own clock (when it stored the record, for its lag), never a time of the car's book.
     func offer(vehicle: String, kind: String, id: Int64, revision: Int64, deleted: Bool, messageID: Int64?, payload: String, storedUTCMs: Int64)
         throws(StoreError) -> HubOffer
-    /// Binds `uid` (a car's `vehicle_uid`) to `vehicle` unless another vehicle claimed it first; the owner.
+    /// Binds `uid` (a car's `vehicle_uid`) to `vehicle` unless another vehicle claimed it first; the owner,
+    /// empty when nobody owns it because `vehicle` holds `HubRecordSQL.maximumUIDsPerVehicle` already.
     func claimVehicleUID(_ uid: String, vehicle: String) throws(StoreError) -> String
     /// The vehicles the store holds, by id.
     func vehicles() throws(StoreError) -> [String]
@@ -156,7 +157,16 @@ public enum HubRecordSQL {
         WHERE hub_records.revision < excluded.revision
         """
     /// Parameters: uid, vehicle. Then `owner` with the uid gives the vehicle that claimed it first.
-    public static let claimUID = "INSERT INTO hub_vehicle_uids (uid, vehicle) VALUES ($1, $2) ON CONFLICT (uid) DO NOTHING"
+    /// A car gets a new `vehicle_uid` only when its store is made anew (a new dongle, a reset):
+    /// a lifetime's worth of those. A vehicle id claiming uid after uid is copying other cars', and
+    /// would otherwise grow `hub_vehicle_uids` with every message.
+    public static let maximumUIDsPerVehicle = 8
+    /// Binds a uid to a vehicle unless it is bound, or the vehicle holds `maximumUIDsPerVehicle`.
+    public static let claimUID = """
+        INSERT INTO hub_vehicle_uids (uid, vehicle) SELECT $1, $2
+        WHERE (SELECT COUNT(*) FROM hub_vehicle_uids WHERE vehicle = $2) < \(maximumUIDsPerVehicle)
+        ON CONFLICT (uid) DO NOTHING
+        """
     public static let uidOwner = "SELECT vehicle FROM hub_vehicle_uids WHERE uid = $1"
     public static let vehicles = "SELECT DISTINCT vehicle FROM hub_records ORDER BY vehicle"
     public static let records = "SELECT kind, record_id, revision, deleted, payload FROM hub_records WHERE vehicle = $1 ORDER BY kind, record_id"

@@ -65,6 +65,7 @@ extension TripStore {
     private func perform(_ command: FleetCommand, receivedUTCMs: Int64) throws -> String {
         switch command.operation {
         case let .refuelAdd(fields):
+            try requireOwnCurrency(fields.currency)
             let input = RefuelInput(
                 atUTCMs: fields.atUTCMs, liters: fields.liters, cost: MinorUnits(fields.costMinorUnits), fullTank: fields.fullTank,
                 odometerKilometers: fields.odometerKilometers, fuelType: fields.fuelType, station: fields.station, note: fields.note,
@@ -72,6 +73,7 @@ extension TripStore {
             let (id, _) = try addRefuelShowingChange(input, force: command.force, entryClockUTCMs: receivedUTCMs)
             return "refuel \(id) added"
         case let .refuelEdit(refuel, changes):
+            if changes.costMinorUnits != nil { try requireOwnCurrency(changes.currency) }
             let edit = RefuelEdit(
                 atUTCMs: changes.atUTCMs, liters: changes.liters, cost: changes.costMinorUnits.map(MinorUnits.init),
                 fullTank: changes.fullTank, odometerKilometers: changes.odometerKilometers.map { .some($0) } ?? nil)
@@ -116,6 +118,16 @@ extension TripStore {
         case let .resend(since):
             let queued = try requeueRecordMessages(sinceMessageID: since)
             return "\(queued) record message(s) queued again"
+        }
+    }
+
+    /// Refuses a cost in another currency than the book's (or in none): the hub read its minor
+    /// units for that currency, so the same number here could be 100 times the bill.
+    private func requireOwnCurrency(_ currency: String?) throws {
+        let own = try vehicle().currency
+        guard let currency else { throw StoreError.invalid("the command's cost does not say its currency; this car's book is in \(own)") }
+        guard currency == own else {
+            throw StoreError.invalid("the command's cost is in \(currency), this car's book in \(own): nothing changed; send it again in \(own)")
         }
     }
 

@@ -12,8 +12,8 @@ struct HubSendCommand: ParsableCommand {
         abstract: "Send a car a correction (signed with its pairing secret) and wait for its answer.",
         discussion: """
             COMMAND is one of:
-              refuel add --at ISO8601 --liters L --cost 54.32 [--partial] [--odometer-km KM] [--station S] [--note N]
-              refuel edit ID [--at ISO8601] [--liters L] [--cost C] [--full|--partial] [--odometer-km KM]
+              refuel add --at ISO8601 --liters L --cost 54.32 [--currency EUR] [--partial] [--odometer-km KM] [--station S] [--note N]
+              refuel edit ID [--at ISO8601] [--liters L] [--cost C] [--currency EUR] [--full|--partial] [--odometer-km KM]
               refuel remove ID
               trip assign TRIP[,TRIP...] DRIVER        (trips as `fairfuel trips` names them: 42, u7)
               trip move TRIP DRIVER                    (a recorded trip given to another driver)
@@ -22,6 +22,8 @@ struct HubSendCommand: ParsableCommand {
               settle ID...   |   unsettle ID...
               resend --since MESSAGE_ID                (0: every record the car holds)
             and may end with --force (a settled bill's split may move; it is kept as it was).
+            A cost is in the car's currency, which the hub knows from the car's bills (--db, --dir);
+            without them say --currency; the car refuses a cost in another currency than its own.
             The broker keeps the command for a car that is away (its persistent session); until the
             car answers, the command is pending: this prints so after --timeout and exits 1.
             """)
@@ -54,20 +56,25 @@ struct HubSendCommand: ParsableCommand {
         var words = words
         let force = words.last == "--force"
         if force { words.removeLast() }
-        let operation: FleetCommand.Operation
-        do throws(HubCommandWords.Problem) { operation = try HubCommandWords.operation(words) } catch {
-            throw ValidationError(error.message)
-        }
         let keeping: (any HubCommandKeeping)?
+        // A cost is read in the car's currency, as the hub's records of its bills have it.
+        let carCurrency: String?
         do {
             // A hub's directory with its database (as `fairfuel hub` keeps one by default) lists the command there.
             if let db = db ?? dir.flatMap(HubDirectoryDatabase.existing(in:)) {
-                keeping = HubDatabaseCommandLog(try HubDatabases.open(db))
+                let database = try HubDatabases.open(db)
+                keeping = HubDatabaseCommandLog(database)
+                carCurrency = try HubCarCurrency.of(vehicle: vehicle, database: database)
             } else {
                 keeping = try dir.map { directory throws in try HubCommandLog(directory: directory) }
+                carCurrency = try dir.flatMap { directory throws in try HubCarCurrency.of(vehicle: vehicle, directory: directory) }
             }
         } catch {
             throw UserFacingError("hub command: \(error)")
+        }
+        let operation: FleetCommand.Operation
+        do throws(HubCommandWords.Problem) { operation = try HubCommandWords.operation(words, carCurrency: carCurrency) } catch {
+            throw ValidationError(error.message)
         }
         let sent: HubCommandSender.Sent
         do {

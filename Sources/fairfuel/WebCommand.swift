@@ -31,7 +31,7 @@ struct WebCommand: ParsableCommand {
         var tlsCertificateFile: String?
         @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert; default: [web] tls_key_file.")
         var tlsKeyFile: String?
-        @Option(name: .customLong("hub-db"), help: "Serve the family view of every car from this hub database (`fairfuel hub --db`, or the hub's directory for its own), read-only unless --mqtt-url and --secrets are given; --db is then the file of web users.")
+        @Option(name: .customLong("hub-db"), help: "Serve the family view of every car from this hub database (`fairfuel hub --db`: a file or a postgres:// URL; or the hub's directory for its own), read-only unless --mqtt-url and --secrets are given; --db is then the file of web users.")
         var hubDatabase: String?
         @Option(name: .customLong("mqtt-url"), help: "With --hub-db: send family users' corrections to the cars through this broker (mqtt://HOST[:PORT] or mqtts://), as `fairfuel hub command` does.")
         var mqttURL: String?
@@ -89,24 +89,29 @@ struct WebCommand: ParsableCommand {
             let storePath = try store.resolvedPath
             let configuration = WebConfiguration(
                 storePath: storePath, host: host, port: port, secureCookies: secureCookies,
-                uploadLimitBytes: (uploadLimitKiB ?? web.uploadLimitKiB) * 1024, connectionIdleTimeoutSeconds: web.connectionIdleTimeoutSeconds,
-                receiptsLimitBytes: Int64(web.receiptsLimitMiB) << 20,
+                uploadLimitBytes: (uploadLimitKiB ?? web.uploadLimitKiB) * 1024, receiptsLimitBytes: Int64(web.receiptsLimitMiB) << 20,
+                connectionIdleTimeoutSeconds: web.connectionIdleTimeoutSeconds,
                 units: { DisplayUnits(vehicle: $0) }, nowUTCMs: { WallClock.utcMilliseconds() },
                 afterBookChange: { control.tellService(quietly: true) }, uplink: try store.uplinkOfBoard()?.outbox,
                 askService: { request, seconds in
                     do { return .answered(try control.exchange(request, seconds: seconds)) } catch { return .notRunning("\(error)") }
                 }, tls: try tls(web))
             let app: WebApp
+            let hub: HubFamily?
             do {
                 // A hub's directory means its database, as for `fairfuel family DIR`.
-                let hub = try hubDatabase.map { path throws(WebError) in try HubFamily(path: HubDirectoryDatabase.resolve(path), corrections: try corrections()) }
+                hub = try hubDatabase.map { path throws(WebError) in
+                    try HubFamily(
+                        path: HubDirectoryDatabase.resolve(path), corrections: try corrections(),
+                        open: { argument throws(StoreError) in try HubDatabases.openForViews(argument) })
+                }
                 app = try WebApp(configuration: configuration, hub: hub)
             } catch {
                 throw UserFacingError("\(error)")
             }
             try WebServer.runBlocking(app, idleExitSeconds: idleExitSeconds ?? web.idleExitSeconds) { port in
                 let shown = host.contains(":") ? "[\(host)]" : host
-                print("fairfuel web: serving \(hubDatabase ?? storePath) on \(configuration.tls == nil ? "http" : "https")://\(shown):\(port)/")
+                print("fairfuel web: serving \(hub?.location ?? storePath) on \(configuration.tls == nil ? "http" : "https")://\(shown):\(port)/")
                 try? StandardStreams.flush()
                 // Under systemd (Type=notify): ready once it listens, so the socket's proxy connects only then.
                 let notifier = SystemdNotifier.fromProcessEnvironment()

@@ -84,7 +84,7 @@ extension IntegrationTests {
                 // While it is away: a refuel entered at home, and one signed with another secret.
                 // Issued now: a command older than the car remembers ids for is refused.
                 let now = ISO8601DateFormatter().string(from: Date())
-                let payload = #"{"v":1,"command":"refuel_add","issued_utc":"\#(now)","at_utc":"2026-03-02T17:30:00Z","liters":31.5,"cost_cents":5432,"station":"Home \"typed\""}"#
+                let payload = #"{"v":1,"command":"refuel_add","issued_utc":"\#(now)","at_utc":"2026-03-02T17:30:00Z","liters":31.5,"cost_cents":5432,"currency":"EUR","station":"Home \"typed\""}"#
                 let good = try Self.envelope(id: "hub-cmd-1", payload: payload, secretHex: Self.secretHex)
                 let forged = try Self.envelope(
                     id: "hub-cmd-2", payload: payload.replacing("5432", with: "1"), secretHex: "ffffffffffffffffffffffffffffffff")
@@ -133,7 +133,8 @@ extension IntegrationTests {
                 func send(_ words: [String], secret: String, id: String, timeout: String = "20") throws -> CommandResult {
                     try Self.send(harness, vehicle: vehicle, words, secret: secret, id: id, timeout: timeout)
                 }
-                let refuel = ["refuel", "add", "--at", "2026-03-02T17:30:00Z", "--liters", "31.5", "--cost", "54.32", "--station", "Aral"]
+                // Without the hub's records of the car, the cost's currency is said.
+                let refuel = ["refuel", "add", "--at", "2026-03-02T17:30:00Z", "--liters", "31.5", "--cost", "54.32", "--currency", "EUR", "--station", "Aral"]
 
                 // The car has never connected: no session at the broker yet, so the command waits in vain.
                 let away = try send(refuel, secret: secretFile, id: "away-1", timeout: "1")
@@ -153,6 +154,11 @@ extension IntegrationTests {
                 #expect(invalid.exitCode == 1 && invalid.standardError.contains("no driver named 'Nobody'"), "\(invalid.standardError)")
                 let typo = try send(["refuel", "add", "--liters", "31.5"], secret: secretFile, id: "hub-4")
                 #expect(typo.exitCode != 0 && typo.standardError.contains("--at is needed"), "\(typo.standardError)")
+                // A cost in another currency than the car's book never moves money: the car refuses it.
+                let yen = try send(["refuel", "add", "--at", "2026-03-02T18:30:00Z", "--liters", "20", "--cost", "5432", "--currency", "JPY"], secret: secretFile, id: "hub-5")
+                #expect(yen.exitCode == 1 && yen.standardError.contains("the command's cost is in JPY, this car's book in EUR"), "\(yen.standardError)")
+                let unsaid = try send(["refuel", "add", "--at", "2026-03-02T18:30:00Z", "--liters", "20", "--cost", "54.32"], secret: secretFile, id: "hub-6")
+                #expect(unsaid.exitCode != 0 && unsaid.standardError.contains("say its currency"), "\(unsaid.standardError)")
                 #expect(try Self.refuelCount(rig) == 1)
                 #expect(try rig.openStore().refuels().first?.refuel.settledUTCMs == nil)
                 run.send(SIGTERM)

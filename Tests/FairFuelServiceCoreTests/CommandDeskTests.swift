@@ -32,7 +32,7 @@ import Testing
 
     static let add = FleetCommand(
         id: "c-0001", issuedUTCMs: issued,
-        operation: .refuelAdd(.init(atUTCMs: issued - 3_600_000, liters: 41.2, costMinorUnits: 7_396, fullTank: true, station: "Aral \"Nord\"")))
+        operation: .refuelAdd(.init(atUTCMs: issued - 3_600_000, liters: 41.2, costMinorUnits: 7_396, currency: "EUR", fullTank: true, station: "Aral \"Nord\"")))
 
     @Test func everyCommandSignedWithTheSecretIsReadBackAsItWasSent() {
         let commands: [FleetCommand] = [
@@ -108,7 +108,10 @@ import Testing
             (signed("c1", #"{"v":1,"command":"refuel_add","issued_utc":"2026-11-25T17:20:00Z","at_utc":"2026-11-25T17:00:00Z","liters":"41","cost_cents":7396}"#), "liters must be a number"),
             (signed("c1", #"{"v":1,"command":"refuel_add","issued_utc":"2026-11-25T17:20:00Z","at_utc":"2026-11-25T17:00:00Z","liters":999999999999,"cost_cents":7396}"#), "at most 500"),
             (signed("c1", #"{"v":1,"command":"refuel_add","issued_utc":"2026-11-25T17:20:00Z","at_utc":"2026-11-25T17:00:00Z","liters":41,"cost_cents":1.5}"#), "integer of minor units"),
-            (signed("c1", #"{"v":1,"command":"refuel_add","issued_utc":"2026-11-25T17:20:00Z","at_utc":"2026-11-25T17:00:00Z","liters":41,"cost_cents":7396,"note":"a\u0007b"}"#), "control characters"),
+            (signed("c1", #"{"v":1,"command":"refuel_add","issued_utc":"2026-11-25T17:20:00Z","at_utc":"2026-11-25T17:00:00Z","liters":41,"cost_cents":7396,"currency":"EUR","note":"a\u0007b"}"#), "control characters"),
+            (signed("c1", #"{"v":1,"command":"refuel_add","issued_utc":"2026-11-25T17:20:00Z","at_utc":"2026-11-25T17:00:00Z","liters":41,"cost_cents":7396}"#), "currency is missing"),
+            (signed("c1", #"{"v":1,"command":"refuel_add","issued_utc":"2026-11-25T17:20:00Z","at_utc":"2026-11-25T17:00:00Z","liters":41,"cost_cents":7396,"currency":"yen"}"#), "currency must be an ISO 4217 code"),
+            (signed("c1", #"{"v":1,"command":"refuel_edit","issued_utc":"2026-11-25T17:20:00Z","refuel":3,"cost_cents":7396}"#), "currency is missing (the code of cost_cents)"),
             (signed("c1", #"{"v":1,"command":"trip_assign","issued_utc":"2026-11-25T17:20:00Z","trips":[42],"driver":"Anna"}"#), "trip ids"),
             (signed("c1", #"{"v":1,"command":"trip_move","issued_utc":"2026-11-25T17:20:00Z","trip":42,"driver":"Anna"}"#), "trip id"),
             (signed("c1", #"{"v":1,"command":"trip_move","issued_utc":"2026-11-25T17:20:00Z","trip":"42"}"#), "driver is missing"),

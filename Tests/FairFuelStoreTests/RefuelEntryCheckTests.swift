@@ -77,12 +77,12 @@ import Testing
         let store = try Self.store()
         store.uplink = TripStoreFleetCommandTests.uplink
         let received = Self.t0 + 21 * Self.hour
-        let absurd = FleetCommand.RefuelFields(atUTCMs: Self.t0 + 12 * Self.hour, liters: 0.5, costMinorUnits: 8_000)
+        let absurd = FleetCommand.RefuelFields(atUTCMs: Self.t0 + 12 * Self.hour, liters: 0.5, costMinorUnits: 8_000, currency: "EUR")
         #expect {
             try store.applyFleetCommand(TripStoreFleetCommandTests.command("p1", .refuelAdd(absurd)), receivedUTCMs: received)
         } throws: { "\($0)".contains("far from this car's usual") }
         #expect(try !store.fleetCommandApplied(id: "p1"))
-        let future = FleetCommand.RefuelFields(atUTCMs: received + 24 * Self.hour, liters: 20, costMinorUnits: 4_000)
+        let future = FleetCommand.RefuelFields(atUTCMs: received + 24 * Self.hour, liters: 20, costMinorUnits: 4_000, currency: "EUR")
         #expect {
             try store.applyFleetCommand(TripStoreFleetCommandTests.command("f1", .refuelAdd(future)), receivedUTCMs: received)
         } throws: { "\($0)".contains("is in the future") }

@@ -29,7 +29,7 @@ import Testing
         let family = try TripStoreBookTests.family()
         let store = family.store
         store.uplink = Self.uplink
-        let add = Self.command("add-1", .refuelAdd(.init(atUTCMs: Self.t0 + 12 * Self.hour, liters: 20, costMinorUnits: 3_500)))
+        let add = Self.command("add-1", .refuelAdd(.init(atUTCMs: Self.t0 + 12 * Self.hour, liters: 20, costMinorUnits: 3_500, currency: "EUR")))
         #expect(try store.applyFleetCommand(add, receivedUTCMs: Self.t0 + 21 * Self.hour) == .applied(summary: "refuel 4 added"))
         let refuel = try #require(try store.refuels().last)
         #expect(refuel.refuel.liters == 20 && refuel.refuel.cost == MinorUnits(3_500) && refuel.refuel.enteredUTCMs == add.issuedUTCMs)
@@ -49,14 +49,19 @@ import Testing
         store.uplink = Self.uplink
         let before = try Self.book(store)
         let refusals: [(FleetCommand, String)] = [
-            (Self.command("r1", .refuelAdd(.init(atUTCMs: Self.t0 + 12 * Self.hour, liters: 400, costMinorUnits: 3_500))), "tank"),
-            (Self.command("r2", .refuelAdd(.init(atUTCMs: Self.t0 + 3 * Self.hour, liters: 20, costMinorUnits: 3_500))), "already recorded"),
+            (Self.command("r1", .refuelAdd(.init(atUTCMs: Self.t0 + 12 * Self.hour, liters: 400, costMinorUnits: 3_500, currency: "EUR"))), "tank"),
+            (Self.command("r2", .refuelAdd(.init(atUTCMs: Self.t0 + 3 * Self.hour, liters: 20, costMinorUnits: 3_500, currency: "EUR"))), "already recorded"),
             (Self.command("r3", .refuelRemove(refuel: 99)), "no refuel with id 99"),
             (Self.command("r4", .tripAssign(trips: ["1"], driver: "Zoe")), "no driver named 'Zoe'"),
             (Self.command("r5", .tripAssign(trips: ["1", "x9"], driver: "Bob")), "not a trip id"),
             (Self.command("r6", .tripDelete(trip: "u1")), "untracked driving"),
             (Self.command("r7", .settle(refuels: [2, 77])), "no refuel with id 77"),
             (Self.command("r8", .refuelEdit(refuel: 2, .init())), "nothing to change"),
+            // A cost in another currency than the book's (a hub that read 1500 as yen) never moves money.
+            (Self.command("r9", .refuelAdd(.init(atUTCMs: Self.t0 + 12 * Self.hour, liters: 20, costMinorUnits: 1_500, currency: "JPY"))),
+             "the command's cost is in JPY, this car's book in EUR: nothing changed"),
+            (Self.command("r10", .refuelEdit(refuel: 2, .init(costMinorUnits: 150_000, currency: "JPY"))), "is in JPY, this car's book in EUR"),
+            (Self.command("r11", .refuelEdit(refuel: 2, .init(costMinorUnits: 150_000))), "the command's cost does not say its currency"),
         ]
         for (command, reason) in refusals {
             #expect {

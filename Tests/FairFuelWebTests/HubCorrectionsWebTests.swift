@@ -72,6 +72,9 @@ struct HubCorrectionsWebTests {
             let trip = HubFamilyWebTests.trip(car, name: name, id: 1, driver: "Alice", start: "2026-11-25T07:41:03.000Z", km: 12.6, liters: 0.9)
             _ = try hub.offer(vehicle: car, kind: "trip", id: 1, revision: 0, deleted: false, messageID: 1, payload: trip, storedUTCMs: 1_795_000_000_000)
         }
+        // A bill of the car: the hub reads a correction's cost in its currency.
+        let bill = HubFamilyWebTests.split(vehicle, name: "Golf", id: 1, at: "2026-11-24T17:20:00.000Z", shares: [("Alice", 30.0, 5_000)])
+        _ = try hub.offer(vehicle: vehicle, kind: "split", id: 1, revision: 0, deleted: false, messageID: 101, payload: bill, storedUTCMs: 1_795_000_000_000)
         let secrets = directory + "/secrets"
         try FileManager.default.createDirectory(atPath: secrets, withIntermediateDirectories: true)
         // As `fairfuel provision pairing-secret --generate` shows it: groups of four with dashes.
@@ -158,6 +161,10 @@ struct HubCorrectionsWebTests {
             #expect(try await client.logIn("mum", WebRig.familyPassword).status == .ok)
             let wrong = try await client.send(.post, "/api/v1/family/cars/\(vehicle)/commands", json: #"{"action":"refuel add","liters":31.5}"#)
             #expect(wrong.status == .badRequest && wrong.text.contains("--cost is needed"), "\(wrong.text)")
+            // The cost is read in the car's currency (EUR, from its bill at the hub): another one is refused before anything is sent.
+            let yen = try await client.send(
+                .post, "/api/v1/family/cars/\(vehicle)/commands", json: #"{"action":"refuel add","liters":31.5,"cost":"5432","currency":"JPY"}"#)
+            #expect(yen.status == .badRequest && yen.text.contains("--currency JPY is not the car's: its bills at the hub are in EUR"), "\(yen.text)")
             let page = try await client.send(
                 .post, "/family/cars/\(vehicle)/commands", form: "csrf=\(client.csrfToken)&action=refuel+add&liters=lots&cost=54.32")
             #expect(page.status == .badRequest && page.text.contains("--liters lots is not a number"), "\(page.text)")

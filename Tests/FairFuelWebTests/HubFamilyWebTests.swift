@@ -35,7 +35,12 @@ import TestSupport
     /// Two cars, Alice driving both (one person), October and November trips and bills.
     static func hubDatabase(_ directory: String) throws -> String {
         let path = directory + "/hub.db"
-        let hub = try HubRecordStore(path: path)
+        try hubRecords(into: try HubRecordStore(path: path))
+        return path
+    }
+
+    /// The records of `hubDatabase`, offered to any hub store (a SQLite file, a PostgreSQL server).
+    static func hubRecords(into hub: any HubRecordStoring) throws {
         let records: [(String, String, Int, String)] = [
             (golf, "trip", 1, trip(golf, name: "Golf", id: 1, driver: "Alice", start: "2026-10-12T07:41:03.000Z", km: 30.2, liters: 2.1)),
             (golf, "trip", 2, trip(golf, name: "Golf", id: 2, driver: "Bob", start: "2026-11-24T07:41:03.000Z", km: 21.4, liters: 1.5)),
@@ -49,7 +54,6 @@ import TestSupport
             let offer = try hub.offer(vehicle: vehicle, kind: kind, id: Int64(id), revision: 0, deleted: false, messageID: Int64(id), payload: payload, storedUTCMs: 1_795_000_000_000)
             #expect(offer == .kept)
         }
-        return path
     }
 
     /// The hub's database and a users file made by `fairfuel web user add` (a family and a driver user).

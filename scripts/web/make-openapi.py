@@ -181,7 +181,10 @@ paths = {
             CHANGE_ERRORS, params=[VEHICLE_ID], change=True, request={"type": "object", "required": ["action"], "properties": {
                 "action": {"enum": ["refuel add", "refuel edit", "refuel remove", "trip assign", "trip move", "trip delete", "settle", "unsettle", "baseline mark"]},
                 "at": {"type": "string", "description": "refuel add or edit, baseline mark: ISO 8601 (refuel add, baseline mark: default now)"},
-                "liters": {"type": "number", "exclusiveMinimum": 0}, "cost": {"type": "string", "description": "e.g. 54.32"},
+                "liters": {"type": "number", "exclusiveMinimum": 0},
+                "cost": {"type": "string", "description": "e.g. 54.32, in the car's currency (as its bills at the hub have it)"},
+                "currency": {"type": "string", "pattern": "^[A-Za-z]{3}$",
+                             "description": "the cost's ISO 4217 code: needed only for a car the hub holds no bill of; it must be the car's"},
                 "full": {"type": "boolean", "description": "refuel add: default true; refuel edit: as it is unless given"},
                 "odometer_km": {"type": "number", "minimum": 0}, "station": {"type": "string"}, "note": {"type": "string"},
                 "refuel": {"type": "string", "description": "refuel edit or remove: its id; settle, unsettle: ids separated by commas"},

@@ -75,6 +75,17 @@ extension FleetCommand {
             return number
         }
 
+        func currency(_ name: String) throws(FleetCommandError) -> String { try present(name, optionalCurrency(name)) }
+
+        /// An ISO 4217 code: three capital letters (the store knows which it takes).
+        func optionalCurrency(_ name: String) throws(FleetCommandError) -> String? {
+            guard let value = raw(name) else { return nil }
+            guard let code = value.string, code.utf8.count == 3, code.utf8.allSatisfy({ (65...90).contains($0) }) else {
+                throw .invalid("\(name) must be an ISO 4217 code (EUR)")
+            }
+            return code
+        }
+
         func optionalOdometer(_ name: String) throws(FleetCommandError) -> Double? {
             guard let value = raw(name) else { return nil }
             guard let number = value.double, number.isFinite, number >= 0, number < Self.maximumOdometerKilometers else {

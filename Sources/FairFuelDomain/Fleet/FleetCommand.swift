@@ -56,22 +56,26 @@ public struct FleetCommand: Sendable, Equatable {
         }
     }
 
-    /// A refuel as the family enters it; money in minor units of the vehicle's currency.
+    /// A refuel as the family enters it; money in minor units of `currency`, which the car refuses
+    /// unless it is its own (the hub read the cost in that currency's minor units).
     public struct RefuelFields: Sendable, Equatable {
         public var atUTCMs: Int64
         public var liters: Double
         public var costMinorUnits: Int64
+        /// The ISO 4217 code of `costMinorUnits`.
+        public var currency: String
         public var fullTank: Bool
         public var odometerKilometers: Double?
         public var fuelType: String?
         public var station: String?
         public var note: String?
 
-        public init(atUTCMs: Int64, liters: Double, costMinorUnits: Int64, fullTank: Bool = true, odometerKilometers: Double? = nil,
+        public init(atUTCMs: Int64, liters: Double, costMinorUnits: Int64, currency: String, fullTank: Bool = true, odometerKilometers: Double? = nil,
                     fuelType: String? = nil, station: String? = nil, note: String? = nil) {
             self.atUTCMs = atUTCMs
             self.liters = liters
             self.costMinorUnits = costMinorUnits
+            self.currency = currency
             self.fullTank = fullTank
             self.odometerKilometers = odometerKilometers
             self.fuelType = fuelType
@@ -85,14 +89,17 @@ public struct FleetCommand: Sendable, Equatable {
         public var atUTCMs: Int64?
         public var liters: Double?
         public var costMinorUnits: Int64?
+        /// The ISO 4217 code of `costMinorUnits`; a cost without it is refused.
+        public var currency: String?
         public var fullTank: Bool?
         public var odometerKilometers: Double?
 
-        public init(atUTCMs: Int64? = nil, liters: Double? = nil, costMinorUnits: Int64? = nil, fullTank: Bool? = nil,
+        public init(atUTCMs: Int64? = nil, liters: Double? = nil, costMinorUnits: Int64? = nil, currency: String? = nil, fullTank: Bool? = nil,
                     odometerKilometers: Double? = nil) {
             self.atUTCMs = atUTCMs
             self.liters = liters
             self.costMinorUnits = costMinorUnits
+            self.currency = currency
             self.fullTank = fullTank
             self.odometerKilometers = odometerKilometers
         }
@@ -131,6 +138,7 @@ extension FleetCommand {
             json.add("at_utc", UTCTimestamp(millisecondsSinceEpoch: fields.atUTCMs).iso8601)
             json.add("liters", fields.liters, decimals: 3)
             json.add("cost_cents", fields.costMinorUnits)
+            json.add("currency", fields.currency)
             json.add("full", fields.fullTank)
             if let odometer = fields.odometerKilometers { json.add("odometer_km", odometer, decimals: 1) }
             if let fuel = fields.fuelType { json.add("fuel", fuel) }
@@ -141,6 +149,7 @@ extension FleetCommand {
             if let at = changes.atUTCMs { json.add("at_utc", UTCTimestamp(millisecondsSinceEpoch: at).iso8601) }
             if let liters = changes.liters { json.add("liters", liters, decimals: 3) }
             if let cost = changes.costMinorUnits { json.add("cost_cents", cost) }
+            if let currency = changes.currency { json.add("currency", currency) }
             if let full = changes.fullTank { json.add("full", full) }
             if let odometer = changes.odometerKilometers { json.add("odometer_km", odometer, decimals: 1) }
         case let .refuelRemove(refuel):
@@ -178,13 +187,16 @@ extension FleetCommand {
             case "refuel_add":
                 operation = .refuelAdd(RefuelFields(
                     atUTCMs: try reader.instant("at_utc"), liters: try reader.liters("liters"), costMinorUnits: try reader.cost("cost_cents"),
-                    fullTank: try reader.optionalBool("full") ?? true, odometerKilometers: try reader.optionalOdometer("odometer_km"),
+                    currency: try reader.currency("currency"), fullTank: try reader.optionalBool("full") ?? true,
+                    odometerKilometers: try reader.optionalOdometer("odometer_km"),
                     fuelType: try reader.optionalText("fuel"), station: try reader.optionalText("station"), note: try reader.optionalText("note")))
             case "refuel_edit":
                 let changes = RefuelChanges(
                     atUTCMs: try reader.optionalInstant("at_utc"), liters: try reader.optionalLiters("liters"),
-                    costMinorUnits: try reader.optionalCost("cost_cents"), fullTank: try reader.optionalBool("full"),
-                    odometerKilometers: try reader.optionalOdometer("odometer_km"))
+                    costMinorUnits: try reader.optionalCost("cost_cents"), currency: try reader.optionalCurrency("currency"),
+                    fullTank: try reader.optionalBool("full"), odometerKilometers: try reader.optionalOdometer("odometer_km"))
+                // A cost is read in its currency's minor units: without the code it could be 100 times off.
+                if changes.costMinorUnits != nil, changes.currency == nil { throw .invalid("currency is missing (the code of cost_cents)") }
                 operation = .refuelEdit(refuel: try reader.recordID("refuel"), changes)
             case "refuel_remove":
                 operation = .refuelRemove(refuel: try reader.recordID("refuel"))

@@ -39,11 +39,17 @@ public enum FileOperations {
     /// Appends `bytes` to `path` (created readable by its owner only) and syncs them, so that
     /// they survive a power cut once this returns.
     public static func appendDurably(_ path: String, bytes: [UInt8]) throws(FileError) {
+        try append(path, bytes: bytes, sync: true)
+    }
+
+    /// Appends `bytes` to `path` (created readable by its owner only); with `sync`, syncs them too.
+    /// Without, a power cut may lose the last lines: for diagnostics written often.
+    public static func append(_ path: String, bytes: [UInt8], sync: Bool) throws(FileError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FileError(path: path, operation: "open", errnoCode: errno) }
         defer { close(descriptor) }
         try writeAll(descriptor, bytes, path: path, operation: "append to")
-        guard fsync(descriptor) == 0 else { throw FileError(path: path, operation: "sync", errnoCode: errno) }
+        guard !sync || fsync(descriptor) == 0 else { throw FileError(path: path, operation: "sync", errnoCode: errno) }
     }
 
     /// Removes `path`; false when it could not (it did not exist, for one).

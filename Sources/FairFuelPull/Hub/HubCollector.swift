@@ -59,6 +59,9 @@ public final class HubCollector {
     var databaseBackoffMs: Int64 = 0
     /// In the database when there is one (shared by a group's instances), else in the directory.
     let refusals: any HubRefusalKeeping
+    /// With a database, how many bindings `uidOwners` caches before it is emptied.
+    var uidCacheLimit = HubMessageCheck.maximumCachedUIDs
+    var cachedUIDCount: Int { uidOwners.count }
 
     /// With a database, records go there (a poll round's messages in one transaction, `storeHeld`)
     /// with the bindings and the refusals, and no car's files are written; `directory` keeps the client id.
@@ -133,7 +136,8 @@ public final class HubCollector {
         case let .refused(reason):
             counters.refused += 1
             let levels = topic.split(separator: "/")
-            let message = JSONValue(String(decoding: payload, as: UTF8.self))?["message_id"]?.int
+            let message = HubMessageCheck.sizeProblem(byteCount: payload.count) != nil
+                ? nil : JSONValue(String(decoding: payload, as: UTF8.self))?["message_id"]?.int
             try refusals.record(
                 vehicle: levels.count >= 2 ? String(levels[levels.count - 2]) : "?", kind: String(levels.last ?? "?"), messageID: message,
                 reason: reason, receivedUTCMs: WallClock.utcMilliseconds())
@@ -170,6 +174,7 @@ public final class HubCollector {
         guard ["trip", "refuel", "split"].contains(kind) else { return .outcome(.ignored("\(kind) is not a record topic")) }
         // The vehicle id names a directory: letters, digits, '-' and '_' only.
         guard Self.isPlainID(vehicle) else { return .outcome(.ignored("vehicle id \(vehicle) is not a plain id")) }
+        if let problem = HubMessageCheck.sizeProblem(byteCount: payload.count) { return .outcome(.refused(problem)) }
         let text = String(decoding: payload, as: UTF8.self)
         guard let json = JSONValue(text), let id = json["id"]?.int, let revision = json["revision"]?.int else {
             return .outcome(.ignored("not a version 1 record message"))
@@ -182,6 +187,7 @@ public final class HubCollector {
         // would make `family` see one car twice.
         if let uid = json["vehicle_uid"]?.string {
             let owner = try claim(uid: uid, vehicle: vehicle)
+            if owner.isEmpty { return .outcome(.refused(HubMessageCheck.tooManyUIDs(vehicle: vehicle))) }
             if owner != vehicle { return .outcome(.refused("vehicle_uid \(uid) belongs to vehicle \(owner), which claimed it first")) }
         }
         return .record(HubRecordOffer(
@@ -258,13 +264,21 @@ public final class HubCollector {
     /// The vehicle `uid` belongs to, binding it to `vehicle` when none claimed it yet: in the database
     /// when there is one (every instance of a group shares it), else in the directory. A binding
     /// never changes, so each is asked for once.
+    /// Empty: `vehicle` holds `HubRecordSQL.maximumUIDsPerVehicle` already, and `uid` is bound to nobody.
     private func claim(uid: String, vehicle: String) throws(PullClientError) -> String {
         if let owner = uidOwners[uid] { return owner }
         if let database {
-            do { uidOwners[uid] = try database.claimVehicleUID(uid, vehicle: vehicle) } catch {
+            // With a database the bindings are its; this is only a cache, emptied before it grows past its bound.
+            if uidOwners.count >= uidCacheLimit { uidOwners = [:] }
+            do {
+                let owner = try database.claimVehicleUID(uid, vehicle: vehicle)
+                if owner.isEmpty { return owner }
+                uidOwners[uid] = owner
+            } catch {
                 throw .file("hub database \(database.location): \(error)")
             }
         } else {
+            guard uidOwners.values.lazy.filter({ $0 == vehicle }).count < HubRecordSQL.maximumUIDsPerVehicle else { return "" }
             uidOwners[uid] = vehicle
             try PullFiles.appendDurably(directory + "/" + Self.uidsName, PullRecordLine.encode([uid, vehicle]))
         }
@@ -287,87 +301,13 @@ public final class HubCollector {
         let records = (cars[vehicle] ?? [:]).values.sorted { ($0.kind, $0.id) < ($1.kind, $1.id) }
         try PullFiles.makeDirectory(directory + "/" + vehicle)
         try PullFiles.makeDirectory(state(vehicle))
-        var kept = ""
-        for r in records { kept += PullRecordLine.encode([r.kind, String(r.id), String(r.revision), r.deleted ? "1" : "0", r.payload]) }
-
-        // A record kept by a hub that did not check numbers yet is left out, as it would be refused now.
-        let live = records.filter { !$0.deleted }.compactMap { r in
-            JSONValue(r.payload).flatMap { Self.numberOutOfRange($0) == nil ? (r, $0) : nil }
-        }
-        let removedRefuels = Set(records.filter { $0.kind == "refuel" && $0.deleted }.map(\.id))
-        // The newest message's vehicle name and the newest bill's currency describe the car.
-        let newest = live.max { ($0.1["message_id"]?.int ?? 0) < ($1.1["message_id"]?.int ?? 0) }
-        let name = live.filter { $0.1["vehicle_name"]?.string != nil }.max { ($0.1["message_id"]?.int ?? 0) < ($1.1["message_id"]?.int ?? 0) }?
-            .1["vehicle_name"]?.string ?? newest?.1["vehicle"]?.string ?? vehicle
-        let currency = live.filter { $0.0.kind != "trip" && $0.1["currency"]?.string != nil }
-            .max { ($0.1["message_id"]?.int ?? 0) < ($1.1["message_id"]?.int ?? 0) }?.1["currency"]?.string ?? "EUR"
-        let digits = VehicleProfile.minorDigits(ofCurrency: currency) ?? 2
-        // Sent only by a car whose family set a time zone; the newest message's is the car's.
-        let timeZone = live.filter { $0.1["vehicle_time_zone"]?.string != nil }
-            .max { ($0.1["message_id"]?.int ?? 0) < ($1.1["message_id"]?.int ?? 0) }?.1["vehicle_time_zone"]?.string
-
-        // Drivers get this car's own ids, one per name and uuid, in the order they first appear.
-        var driverIDs: [String: Int64] = [:]
-        var drivers = ""
-        func driverID(_ name: String?, _ uuid: String?) -> String {
-            guard let name else { return "" }
-            let key = name + "\u{1F}" + (uuid?.lowercased() ?? "")
-            if let id = driverIDs[key] { return String(id) }
-            let id = Int64(driverIDs.count + 1)
-            driverIDs[key] = id
-            drivers += PullRecordLine.encode([String(id), name, uuid?.lowercased() ?? ""])
-            return String(id)
-        }
-        func ms(_ value: JSONValue?) -> String {
-            guard let text = value?.string, let instant = try? ISO8601.parse(text) else { return "" }
-            return String(instant.millisecondsSinceEpoch)
-        }
-
-        var trips = ""
-        for (r, j) in live where r.kind == "trip" {
-            let driver = j["driver"]?.string
-            let meters = j["distance_m"]?.double ?? (j["distance_km"]?.double ?? 0) * 1000
-            let liters = j["fuel_ml"]?.double.map { $0 / 1000 } ?? j["fuel_l"]?.double ?? 0
-            // `<name>_ms` from newer cars (a pull's resolution), `<name>_s` from older ones.
-            func milliseconds(_ name: String) -> String { String(j[name + "_ms"]?.int ?? (j[name + "_s"]?.int ?? 0) * 1000) }
-            trips += PullRecordLine.encode([
-                String(r.id), driverID(driver, j["driver_uuid"]?.string), driver ?? "", ms(j["start_utc"]), ms(j["end_utc"]),
-                j["end_reason"]?.string ?? "", JSONLine.formatFixed(meters, decimals: 1), milliseconds("duration"),
-                milliseconds("moving"), milliseconds("idle"),
-                JSONLine.formatFixed(j["max_speed_mps"]?.double ?? (j["max_speed_kmh"]?.double ?? 0) / 3.6, decimals: 2), String(j["harsh_accel"]?.int ?? 0),
-                String(j["harsh_brake"]?.int ?? 0), JSONLine.formatFixed(liters, decimals: 4), ms(j["stopped_utc"]), ms(j["driver_left_utc"]),
-            ])
-        }
-        var splits = ""
-        for (r, j) in live where r.kind == "split" && !removedRefuels.contains(r.id) {
-            for share in j["shares"]?.array ?? [] {
-                let before = share["before_tracking"]?.bool == true
-                let driver = share["driver"]?.string
-                splits += PullRecordLine.encode([
-                    String(r.id), ms(j["at_utc"]), JSONLine.formatFixed(j["liters"]?.double ?? 0, decimals: 3), String(j["cost_cents"]?.int ?? 0),
-                    j["full"]?.bool == true ? "1" : "0", before ? "" : driverID(driver, share["driver_uuid"]?.string), driver ?? "",
-                    JSONLine.formatFixed(share["fuel_l"]?.double ?? 0, decimals: 3), String(share["cost_cents"]?.int ?? 0),
-                    j["currency"]?.string ?? "", before ? "1" : "0",
-                ])
-            }
-        }
+        let car = Self.carState(records, vehicle: vehicle, source: directory + "/" + vehicle)
         let stateDirectory = state(vehicle)
-        try PullFiles.replace(stateDirectory + "/" + Self.recordsName, with: kept)
-        // A newer car's messages carry the id its USB pull carries (`vehicle_uid`): the line then has it as a
-        // pull's, the topic's id last, so that `family` knows the car's pull and the hub's copy for one car.
-        // An older car's line is what it always was (the topic's id as its only id).
-        let vehicleUID = live.filter { Self.isPlainID($0.1["vehicle_uid"]?.string) }
-            .max { ($0.1["message_id"]?.int ?? 0) < ($1.1["message_id"]?.int ?? 0) }?.1["vehicle_uid"]?.string
-        var vehicleLine = [name, currency, String(digits), "metric", "", vehicleUID ?? vehicle]
-        if let vehicleUID {
-            vehicleLine += [timeZone ?? "", vehicle]
-        } else if let timeZone {
-            vehicleLine.append(timeZone)
-        }
-        try PullFiles.replace(stateDirectory + "/vehicle.tsv", with: PullRecordLine.encode(vehicleLine))
-        try PullFiles.replace(stateDirectory + "/drivers.tsv", with: drivers)
-        try PullFiles.replace(stateDirectory + "/trips.tsv", with: trips)
-        try PullFiles.replace(stateDirectory + "/splits.tsv", with: splits)
+        try PullFiles.replace(stateDirectory + "/" + Self.recordsName, with: records.map(Self.recordLine).joined())
+        try PullFiles.replace(stateDirectory + "/vehicle.tsv", with: car.vehicle ?? "")
+        try PullFiles.replace(stateDirectory + "/drivers.tsv", with: car.drivers ?? "")
+        try PullFiles.replace(stateDirectory + "/trips.tsv", with: car.trips ?? "")
+        try PullFiles.replace(stateDirectory + "/splits.tsv", with: car.splits ?? "")
     }
 }
 
@@ -406,22 +346,5 @@ extension HubCollector {
         }
         cars = [:]
         return count
-    }
-
-    /// Writes every car of `database` into `directory` as a hub's directory, for the family's views
-    /// (`family`, `split`, `summary`, `report` read a hub database through it).
-    public static func materialize(_ database: any HubRecordStoring, into directory: String) throws(PullClientError) {
-        let collector = try HubCollector(directory: directory, prefix: "fairfuel")
-        do {
-            for vehicle in try database.vehicles() where isPlainID(vehicle) {
-                collector.cars[vehicle] = Dictionary(uniqueKeysWithValues: try database.records(vehicle: vehicle).map { record in
-                    ("\(record.kind):\(record.id)", Kept(kind: record.kind, id: record.id, revision: record.revision, deleted: record.deleted, payload: record.payload))
-                })
-                collector.dirty.insert(vehicle)
-            }
-        } catch {
-            throw .file("hub database \(database.location): \(error)")
-        }
-        try collector.flush()
     }
 }

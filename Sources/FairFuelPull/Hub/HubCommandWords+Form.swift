@@ -2,14 +2,17 @@ import FairFuelDomain
 
 /// The hub's web forms (and its API's bodies) as the CLI's words: the car app's field names
 /// (`liters`, `cost`, `full`, `odometer_km`, `station`, `note`, `confirm`) plus `at`, `refuel`,
-/// `trip` and `driver`, read by the one parser `fairfuel hub command` uses.
+/// `trip`, `driver` and `currency` (needed only when the hub holds no bill of the car), read by the one parser `fairfuel hub command` uses.
 extension HubCommandWords {
     /// What a form may ask for, as `fairfuel hub command` says it.
     public static let formActions = ["refuel add", "refuel edit", "refuel remove", "trip assign", "trip move", "trip delete", "settle", "unsettle", "baseline mark"]
 
     /// The operation a form asks for, and whether it confirmed a warning (`confirm`: the CLI's `--force`).
-    public static func operation(action: String, fields: [String: String]) throws(Problem) -> (operation: FleetCommand.Operation, force: Bool) {
-        (try operation(words(action: action, fields: fields)), fields["confirm"].map { !$0.isEmpty } ?? false)
+    /// `carCurrency`: the car's, as `operation(_:carCurrency:)` takes it.
+    public static func operation(
+        action: String, fields: [String: String], carCurrency: String? = nil
+    ) throws(Problem) -> (operation: FleetCommand.Operation, force: Bool) {
+        (try operation(words(action: action, fields: fields), carCurrency: carCurrency), fields["confirm"].map { !$0.isEmpty } ?? false)
     }
 
     /// The words `fairfuel hub command` would be given for the form.
@@ -27,12 +30,12 @@ extension HubCommandWords {
         }
         switch action {
         case "refuel add":
-            for field in ["at", "liters", "cost", "odometer_km", "station", "note"] { option(field) }
+            for field in ["at", "liters", "cost", "currency", "odometer_km", "station", "note"] { option(field) }
             // The car's form: a checked `full` is a full tank, an unchecked one (absent) a partial fill.
             if fields["full"] == nil { words.append("--partial") }
         case "refuel edit":
             words.append(try required("refuel", "which refuel"))
-            for field in ["at", "liters", "cost", "odometer_km"] { option(field) }
+            for field in ["at", "liters", "cost", "currency", "odometer_km"] { option(field) }
             // An edit changes the fill only when asked: `full` 1 (full) or 0 (partial), absent: as it is.
             switch fields["full"] {
             case nil: break

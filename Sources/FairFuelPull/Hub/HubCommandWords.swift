@@ -10,7 +10,9 @@ public enum HubCommandWords {
         public var message: String
     }
 
-    public static func operation(_ words: [String]) throws(Problem) -> FleetCommand.Operation {
+    /// `carCurrency`: the currency of the car's bills as the hub holds them (`HubCarCurrency`), nil when
+    /// it holds none; a cost is read in its minor units, or in those of `--currency`, which must agree.
+    public static func operation(_ words: [String], carCurrency: String? = nil) throws(Problem) -> FleetCommand.Operation {
         var rest = words[...]
         let verb = [rest.popFirst(), rest.first.flatMap { $0.hasPrefix("-") ? nil : $0 }].compactMap { $0 }
         switch verb.first {
@@ -19,9 +21,11 @@ public enum HubCommandWords {
             switch verb.count > 1 ? verb[1] : "" {
             case "add":
                 var options = try Options(rest, flags: ["--partial"])
+                let currency = try options.currency(car: carCurrency)
                 let fields = FleetCommand.RefuelFields(
                     atUTCMs: try options.instant("--at", required: true)!, liters: try options.number("--liters", required: true)!,
-                    costMinorUnits: try options.cost("--cost", required: true)!, fullTank: !options.flag("--partial"),
+                    costMinorUnits: try options.cost("--cost", currency: currency, required: true)!, currency: currency ?? "",
+                    fullTank: !options.flag("--partial"),
                     odometerKilometers: try options.number("--odometer-km"), station: options.text("--station"), note: options.text("--note"))
                 try options.finish()
                 return .refuelAdd(fields)
@@ -29,9 +33,11 @@ public enum HubCommandWords {
                 let id = try recordID(rest.popFirst(), "refuel edit ID")
                 var options = try Options(rest, flags: ["--partial", "--full"])
                 if options.flag("--partial") && options.flag("--full") { throw Problem(message: "--full and --partial are exclusive") }
+                let currency = try options.currency(car: carCurrency)
+                let cost = try options.cost("--cost", currency: currency)
                 let changes = FleetCommand.RefuelChanges(
-                    atUTCMs: try options.instant("--at"), liters: try options.number("--liters"), costMinorUnits: try options.cost("--cost"),
-                    fullTank: options.flag("--full") ? true : options.flag("--partial") ? false : nil,
+                    atUTCMs: try options.instant("--at"), liters: try options.number("--liters"), costMinorUnits: cost,
+                    currency: cost == nil ? nil : currency, fullTank: options.flag("--full") ? true : options.flag("--partial") ? false : nil,
                     odometerKilometers: try options.number("--odometer-km"))
                 try options.finish()
                 return .refuelEdit(refuel: id, changes)
@@ -138,12 +144,25 @@ public enum HubCommandWords {
             }
         }
 
-        mutating func cost(_ name: String, required: Bool = false) throws(Problem) -> Int64? {
+        /// `--currency` when given (a known code, the car's when the hub knows it), else the car's.
+        mutating func currency(car: String?) throws(Problem) -> String? {
+            guard let given = text("--currency").map({ $0.uppercased() }) else { return car }
+            guard VehicleProfile.minorDigits(ofCurrency: given) != nil else { throw Problem(message: VehicleProfile.currencyProblem(given)) }
+            if let car, car != given { throw Problem(message: "--currency \(given) is not the car's: its bills at the hub are in \(car)") }
+            return given
+        }
+
+        /// A cost in `currency`'s minor units (2 digits for EUR, none for JPY, 3 for KWD).
+        mutating func cost(_ name: String, currency: String?, required: Bool = false) throws(Problem) -> Int64? {
             guard let text = text(name) else {
                 if required { throw Problem(message: "\(name) is needed") }
                 return nil
             }
-            do { return try MoneyText.parse(text, minorDigits: 2).value } catch { throw Problem(message: "\(name): \(error)") }
+            guard let currency else {
+                throw Problem(message: "\(name): say its currency (--currency EUR): the hub holds no bill of this car to read it from")
+            }
+            guard let digits = VehicleProfile.minorDigits(ofCurrency: currency) else { throw Problem(message: VehicleProfile.currencyProblem(currency)) }
+            do { return try MoneyText.parse(text, minorDigits: digits).value } catch { throw Problem(message: "\(name): \(error)") }
         }
 
         func finish() throws(Problem) {

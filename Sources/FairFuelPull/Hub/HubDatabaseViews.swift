@@ -2,42 +2,34 @@ import FairFuelEdges
 import FairFuelStore
 
 /// The family's views over a hub's database: each argument that names a hub's database (a hub's
-/// `--db`: a SQLite file, or whatever `open` knows, a `postgres://` URL in the CLI) is written out
-/// as a hub directory in a private temporary directory, which the views read as they read any
-/// hub's; the rest are passed through. The copies go when the view is done.
-/// The CLI's `family`, `split`, `summary`, `report` and the web app's hub view all read through it.
-public struct HubDatabaseViews {
+/// `--db`: a SQLite file, a hub directory's own `hub.db`, or whatever `open` knows, a `postgres://`
+/// URL in the CLI) is read from its rows in memory, once, as the cars of a hub directory are read
+/// from their files. The CLI's `family`, `split`, `summary`, `report` and the web app's hub view all
+/// read through it.
+public enum HubDatabaseViews {
     /// Opens the hub database an argument names; nil when the argument is not one (a directory).
     public typealias Opener = (String) throws(StoreError) -> (any HubRecordStoring)?
 
-    /// The arguments, each hub database replaced by its copy.
-    public private(set) var directories: [String] = []
-    /// The commands the hubs among the arguments list (their databases' and their directories'),
-    /// for what they still wait for.
-    public private(set) var commands: [HubCommandEntry] = []
-    private var temporary: [String] = []
-
-    public init(_ arguments: [String], open: Opener = HubDatabaseViews.openSQLite) throws(PullClientError) {
+    /// The cars `arguments` hold, in their order (a hub database's cars by vehicle id, a hub
+    /// directory's, or the pull directory itself), and the commands the hubs among them list (their
+    /// databases' and their directories'), for what they still wait for.
+    public static func carStates(
+        _ arguments: [String], open: Opener = HubDatabaseViews.openSQLite
+    ) throws(PullClientError) -> (states: [PulledCarState], commands: [HubCommandEntry]) {
+        var states: [PulledCarState] = []
+        var commands: [HubCommandEntry] = []
         for argument in arguments {
-            do {
-                guard let database = try open(argument) else {
-                    directories.append(argument)
-                    if try HubCollector.carDirectories(in: argument) != nil { commands += try HubCommandLog.read(directory: argument) }
-                    continue
-                }
-                commands += try database.commands(vehicle: nil)
-                let copy = try FileOperations.makeUniqueDirectory(prefix: "/tmp/fairfuel-hub-view-")
-                temporary.append(copy)
-                try HubCollector.materialize(database, into: copy)
-                directories.append(copy)
-            } catch let error as PullClientError {
-                removeAll()
-                throw error
-            } catch {
-                removeAll()
-                throw .file("\(argument): \(error)")
+            let database: (any HubRecordStoring)?
+            do { database = try open(argument) } catch { throw .file("\(argument): \(error)") }
+            if let database {
+                states += try HubCollector.carStates(database)
+                do { commands += try database.commands(vehicle: nil) } catch { throw .file("\(argument): \(error)") }
+            } else {
+                for directory in try FamilyBooks.carDirectories([argument]) { states.append(try PulledCarState.read(directory: directory)) }
+                if try HubCollector.carDirectories(in: argument) != nil { commands += try HubCommandLog.read(directory: argument) }
             }
         }
+        return (states, commands)
     }
 
     /// A hub's SQLite database (or a hub directory's own, `HubDirectoryDatabase`), nil for anything
@@ -59,21 +51,6 @@ public struct HubDatabaseViews {
         else { return false }
         return bytes.starts(with: Array("SQLite format 3\u{0}".utf8))
     }
-
-    public func removeAll() {
-        for directory in temporary { Self.removeTree(directory) }
-    }
-
-    private static func removeTree(_ path: String) {
-        if (try? FileOperations.kind(of: path)) == .directory {
-            for entry in (try? FileOperations.directoryEntries(path)) ?? [] where entry != "." && entry != ".." {
-                removeTree(path + "/" + entry)
-            }
-            _ = try? FileOperations.removeDirectory(path)
-        } else {
-            _ = FileOperations.remove(path)
-        }
-    }
 }
 
 extension FamilyBooks {
@@ -82,10 +59,9 @@ extension FamilyBooks {
     public static func load(
         pullsOrHubs arguments: [String], open: HubDatabaseViews.Opener = HubDatabaseViews.openSQLite
     ) throws(PullClientError) -> FamilyBooks {
-        let databases = try HubDatabaseViews(arguments, open: open)
-        defer { databases.removeAll() }
-        var books = try load(directories: try carDirectories(databases.directories))
-        books.noteWaiting(commands: databases.commands)
+        let (states, commands) = try HubDatabaseViews.carStates(arguments, open: open)
+        var books = try load(states: states)
+        books.noteWaiting(commands: commands)
         return books
     }
 }

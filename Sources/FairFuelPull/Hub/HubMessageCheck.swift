@@ -1,4 +1,5 @@
 import FairFuelCore
+import FairFuelStore
 
 /// The hub's check of one record message against the documented payloads (docs/mqtt.md,
 /// "Payloads (version 1)") before anything is stored: each field of its type, figures within what
@@ -17,6 +18,29 @@ enum HubMessageCheck {
     static let maximumCostMinorUnits: Int64 = 10_000_000
     static let maximumShares = 64
     static let maximumTextScalars = 200
+    /// Largest message the hub reads: a trip with its longest track (below) at about 40 bytes a
+    /// point is under 1 MiB; anything larger is refused before it is parsed.
+    static let maximumPayloadBytes = 1 << 20
+    /// Most points of a trip's `track`: the store keeps a simplified track (a point per turn, not
+    /// per second), so 20 000 is more than a 10 000 km trip keeps; it also bounds what the family's
+    /// views draw.
+    static let maximumTrackPoints = 20_000
+    /// The shares of one bill burnt the fuel since the previous fill: at most one tank, so their
+    /// litres add up to at most `maximumLiters` (plus each share's rounding to 1 mL).
+    static let maximumSharesLiters = maximumLiters
+
+    /// The vehicle_uid bindings a hub with a database keeps in memory (a cache of the database's):
+    /// a fleet's cars many times over, and a few MB at most.
+    static let maximumCachedUIDs = 10_000
+
+    static func tooManyUIDs(vehicle: String) -> String {
+        "vehicle \(vehicle) already claims \(HubRecordSQL.maximumUIDsPerVehicle) vehicle_uids, as many as a car's stores made anew ever need"
+    }
+
+    /// The refusal of a payload too large to read, nil for one the hub may parse.
+    static func sizeProblem(byteCount: Int) -> String? {
+        byteCount <= maximumPayloadBytes ? nil : "the message is \(byteCount) bytes, more than the \(maximumPayloadBytes) a record can be"
+    }
 
     static func problem(kind: String, vehicle: String, _ json: JSONValue) -> String? {
         guard case .object = json else { return "not a JSON object" }
@@ -66,8 +90,33 @@ enum HubMessageCheck {
         for name in ["harsh_accel", "harsh_brake"] {
             if let problem = integer(json, name, 0...1_000_000) { return problem }
         }
-        return number(json, "max_speed_mps", 0...maximumSpeedMetersPerSecond)
-            ?? number(json, "max_speed_kmh", 0...maximumSpeedMetersPerSecond * 3.6)
+        if let problem = number(json, "max_speed_mps", 0...maximumSpeedMetersPerSecond)
+            ?? number(json, "max_speed_kmh", 0...maximumSpeedMetersPerSecond * 3.6) { return problem }
+        return positionsProblem(json)
+    }
+
+    /// `start` and `end` as [lat, lon], `track` as at most `maximumTrackPoints` of [t_utc_ms, lat, lon].
+    private static func positionsProblem(_ json: JSONValue) -> String? {
+        for name in ["start", "end"] {
+            guard let value = json[name] else { continue }
+            guard case let .array(pair) = value, pair.count == 2, isPosition(pair[0], pair[1]) else {
+                return "\(name) must be [latitude, longitude] in degrees"
+            }
+        }
+        guard let value = json["track"] else { return nil }
+        guard case let .array(points) = value else { return "track must be a list of [t_utc_ms, lat, lon]" }
+        guard points.count <= maximumTrackPoints else { return "track has \(points.count) points, more than \(maximumTrackPoints)" }
+        for point in points {
+            guard case let .array(fields) = point, fields.count == 3, let t = fields[0].int, t >= 0, isPosition(fields[1], fields[2]) else {
+                return "a track point must be [t_utc_ms, lat, lon] in degrees"
+            }
+        }
+        return nil
+    }
+
+    private static func isPosition(_ latitude: JSONValue, _ longitude: JSONValue) -> Bool {
+        guard let lat = latitude.double, let lon = longitude.double else { return false }
+        return (-90...90).contains(lat) && (-180...180).contains(lon)
     }
 
     private static func refuelProblem(_ json: JSONValue) -> String? {
@@ -81,10 +130,12 @@ enum HubMessageCheck {
 
     private static func splitProblem(_ json: JSONValue) -> String? {
         if let problem = billProblem(json) { return problem }
-        guard case let .array(shares)? = json["shares"], (1...maximumShares).contains(shares.count) else {
-            return "shares must be a list of 1 to \(maximumShares)"
+        // A baseline mark's split has no shares (and no cost, which the sum below holds it to).
+        guard case let .array(shares)? = json["shares"], (0...maximumShares).contains(shares.count) else {
+            return "shares must be a list of at most \(maximumShares)"
         }
         var sum: Int64 = 0
+        var liters = 0.0
         for share in shares {
             guard case .object = share else { return "a share must be an object" }
             if let problem = optionalText(share, "driver") ?? optionalText(share, "driver_uuid") { return "share: " + problem }
@@ -92,6 +143,11 @@ enum HubMessageCheck {
             if let problem = integer(share, "cost_cents", 0...maximumCostMinorUnits, required: true) { return "share: " + problem }
             if share["before_tracking"] != nil, share["before_tracking"]?.bool == nil { return "share: before_tracking must be true or false" }
             sum += share["cost_cents"]?.int ?? 0
+            liters += share["fuel_l"]?.double ?? 0
+        }
+        // Each share is rounded to 1 mL, so the sum may pass the tank by that much per share.
+        if liters > maximumSharesLiters + 0.001 * Double(shares.count) {
+            return "the shares' fuel_l add up to \(format(liters)) L, more than one tank (\(format(maximumSharesLiters)) L) between two fills"
         }
         let bill = json["cost_cents"]?.int ?? 0
         return sum == bill ? nil : "the shares add up to \(sum), not the bill's cost_cents \(bill)"

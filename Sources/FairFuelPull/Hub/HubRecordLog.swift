@@ -4,16 +4,19 @@
 final class HubRecordLog {
     let path: String
     let limit: Int
+    /// Whether each line is synced as it is written (false: a power cut may lose the last ones).
+    let durable: Bool
     private var lines: Int
 
-    init(path: String, limit: Int) throws(PullClientError) {
+    init(path: String, limit: Int, durable: Bool = true) throws(PullClientError) {
         self.path = path
         self.limit = max(1, limit)
+        self.durable = durable
         lines = PulledRecords.lines(try PullFiles.read(path)).count
     }
 
     func append(_ fields: [String]) throws(PullClientError) {
-        try PullFiles.appendDurably(path, PullRecordLine.encode(fields))
+        if durable { try PullFiles.appendDurably(path, PullRecordLine.encode(fields)) } else { try PullFiles.append(path, PullRecordLine.encode(fields)) }
         lines += 1
         if lines >= 2 * limit {
             let kept = PulledRecords.lines(try PullFiles.read(path)).suffix(limit)

@@ -11,10 +11,12 @@ public final class HubRefusals: HubRefusalKeeping {
 
     public typealias Refusal = HubRefusal
 
-    private let log: HubRecordLog
+    let log: HubRecordLog
 
     init(path: String, limit: Int = HubRefusals.maximumKept) throws(PullClientError) {
-        log = try HubRecordLog(path: path, limit: limit)
+        // Not synced line by line: a flood of bad messages would otherwise cost a sync each and
+        // slow the hub's ingest of good ones; losing the last refusals in a power cut loses no record.
+        log = try HubRecordLog(path: path, limit: limit, durable: false)
     }
 
     public func record(vehicle: String, kind: String, messageID: Int64?, reason: String, receivedUTCMs: Int64) throws(PullClientError) {

@@ -52,48 +52,50 @@ public struct FamilyBooks: Sendable {
 
     /// Reads each pull directory's state (`.fairfuel-pull/`); a directory without one is an error.
     public static func load(directories: [String]) throws(PullClientError) -> FamilyBooks {
+        var states: [PulledCarState] = []
+        for directory in directories { states.append(try PulledCarState.read(directory: directory)) }
+        return try load(states: states)
+    }
+
+    /// Joins the cars' states (from directories or a hub's database) into one family's books.
+    public static func load(states: [PulledCarState]) throws(PullClientError) -> FamilyBooks {
         var vehicles: [PulledRecords.Vehicle] = []
-        var seen: [String: String] = [:]
-        func isHubCopy(_ directory: String) -> Bool {
-            ((try? PullFiles.read(directory + "/" + PullDownload.stateDirectoryName + "/" + HubCollector.recordsName)) ?? nil) != nil
-        }
-        for directory in directories {
-            let state = directory + "/" + PullDownload.stateDirectoryName
-            guard let vehicleText = try PullFiles.read(state + "/vehicle.tsv") else {
-                throw .file("\(directory) holds no pull (no \(PullDownload.stateDirectoryName)/vehicle.tsv); run fairfuel pull --out \(directory) first")
+        var seen: [String: PulledCarState] = [:]
+        for car in states {
+            guard let vehicleText = car.vehicle else {
+                throw .file("\(car.source) holds no pull (no \(PullDownload.stateDirectoryName)/vehicle.tsv); run fairfuel pull --out \(car.source) first")
             }
             let vehicle = try PulledRecords.lines(vehicleText).first.map { f throws(PullClientError) in try PulledRecords.vehicle(f) }
-                ?? PulledRecords.Vehicle(name: directory, currency: "EUR", minorDigits: 2, units: "metric")
+                ?? PulledRecords.Vehicle(name: car.source, currency: "EUR", minorDigits: 2, units: "metric")
             // The same car twice would count its trips and bills twice. A car is known by its store's unique id
             // and, from a hub or a newer dongle, its uplink's id too: one shared id is one car.
             for id in vehicle.identities {
                 guard let other = seen[id] else { continue }
-                if isHubCopy(directory) != isHubCopy(other) {
-                    let (hub, pull) = isHubCopy(directory) ? (directory, other) : (other, directory)
+                if car.isHubCopy != other.isHubCopy {
+                    let (hub, pull) = car.isHubCopy ? (car.source, other.source) : (other.source, car.source)
                     throw .file("\(pull) and \(hub) hold the same car (vehicle id \(id), '\(vehicle.name)'): a USB pull of it and "
                         + "a hub's copy of it, whose bills would count twice; give each car once: the hub's directory or the pull, not both")
                 }
-                throw .file("\(directory) and \(other) hold the same car (vehicle id \(id), '\(vehicle.name)'); give each car once")
+                throw .file("\(car.source) and \(other.source) hold the same car (vehicle id \(id), '\(vehicle.name)'); give each car once")
             }
-            for id in vehicle.identities { seen[id] = directory }
+            for id in vehicle.identities { seen[id] = car }
             vehicles.append(vehicle)
         }
         var join = DriverJoin()
         var cars: [Car] = []
-        for (directory, vehicle) in zip(directories, vehicles) {
-            let state = directory + "/" + PullDownload.stateDirectoryName
+        for (state, vehicle) in zip(states, vehicles) {
             let namesake = vehicles.filter { $0.name.lowercased() == vehicle.name.lowercased() }.count > 1
             var units = DisplayUnits(units: vehicle.units, currency: vehicle.currency, currencyMinorDigits: vehicle.minorDigits)
             // A zone this laptop cannot read (no tzdata) shows UTC, as a store's own commands do.
             if let zone = vehicle.timeZone, let rules = try? TimeZoneDatabase.load(zone) { units.timeZone = rules }
             var car = Car(
-                label: namesake ? "\(vehicle.name) (\(vehicle.uid.map { String($0.prefix(8)) } ?? directory))" : vehicle.name,
+                label: namesake ? "\(vehicle.name) (\(vehicle.uid.map { String($0.prefix(8)) } ?? state.source))" : vehicle.name,
                 vehicleID: vehicle.uid, units: units, trips: [], tripPeople: [], splits: [], sharePeople: [], uplinkID: vehicle.uplinkID)
             var uuidOf: [Int64: String] = [:]
-            for f in PulledRecords.lines(try PullFiles.read(state + "/drivers.tsv")) where f.count >= 3 {
+            for f in PulledRecords.lines(state.drivers) where f.count >= 3 {
                 if let id = Int64(f[0]), !f[2].isEmpty { uuidOf[id] = f[2].lowercased() }
             }
-            for f in PulledRecords.lines(try PullFiles.read(state + "/trips.tsv")) {
+            for f in PulledRecords.lines(state.trips) {
                 var trip = try PulledRecords.trip(f)
                 let person = join.person(trip.driverID == nil ? "" : trip.driverName, uuid: trip.driverID.flatMap { uuidOf[$0] })
                 trip.driverName = join.people[person].name
@@ -101,7 +103,7 @@ public struct FamilyBooks: Sendable {
                 car.trips.append(trip)
                 car.tripPeople.append(person)
             }
-            for f in PulledRecords.lines(try PullFiles.read(state + "/splits.tsv")) {
+            for f in PulledRecords.lines(state.splits) {
                 let share = try PulledRecords.share(f)
                 let person = share.beforeTracking
                     ? join.person("(before tracking)", uuid: nil) : join.person(share.driverName, uuid: share.driverID.flatMap { uuidOf[$0] })

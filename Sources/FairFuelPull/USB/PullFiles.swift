@@ -23,6 +23,11 @@ enum PullFiles {
         do { try FileOperations.appendDurably(path, bytes: Array(text.utf8)) } catch { throw .file(error.description) }
     }
 
+    /// Appends `text` without syncing it: a line worth losing in a power cut, written often.
+    static func append(_ path: String, _ text: String) throws(PullClientError) {
+        do { try FileOperations.append(path, bytes: Array(text.utf8), sync: false) } catch { throw .file(error.description) }
+    }
+
     /// Removes `path` if it is there.
     static func remove(_ path: String) {
         FileOperations.remove(path)

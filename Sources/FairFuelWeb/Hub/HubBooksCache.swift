@@ -8,7 +8,8 @@ import Synchronization
 /// books change only when the hub collecting commits.
 final class HubBooksCache: Sendable {
     private struct State {
-        let version: HubDataVersion
+        /// Nil for a database that is no SQLite file (a PostgreSQL server): read again at each request.
+        let version: HubDataVersion?
         var read: (version: Int64, books: FamilyBooks)?
         /// The figures made from `read`'s books, by month.
         var summaries: [CalendarMonth: HubFamilySummaries] = [:]
@@ -19,11 +20,17 @@ final class HubBooksCache: Sendable {
 
     private let state: Mutex<State>
     let path: String
+    let location: String
+    let open: HubFamily.Opener
 
-    init(path: String) throws(WebError) {
+    init(path: String, location: String, open: @escaping HubFamily.Opener) throws(WebError) {
         self.path = path
-        do { state = Mutex(State(version: try HubDataVersion(path: path))) } catch {
-            throw .unavailable("cannot read the hub database \(path): \(error)")
+        self.location = location
+        self.open = open
+        do {
+            state = Mutex(State(version: HubDatabaseViews.isSQLiteFile(path) ? try HubDataVersion(path: path) : nil))
+        } catch {
+            throw .unavailable("cannot read the hub database \(location): \(error)")
         }
     }
 
@@ -51,14 +58,16 @@ final class HubBooksCache: Sendable {
 
     /// The books, read again (and the figures dropped) when the data version moved.
     private func current(_ state: inout State) throws(WebError) -> FamilyBooks {
-        let version: Int64
-        do { version = try state.version.current() } catch { throw .unavailable("cannot read the hub database \(path): \(error)") }
-        if let read = state.read, read.version == version { return read.books }
-        let books: FamilyBooks
-        do { books = try FamilyBooks.load(pullsOrHubs: [path]) } catch {
-            throw .unavailable("cannot read the hub database \(path): \(error)")
+        var version: Int64?
+        if let reader = state.version {
+            do { version = try reader.current() } catch { throw .unavailable("cannot read the hub database \(location): \(error)") }
         }
-        state.read = (version, books)
+        if let version, let read = state.read, read.version == version { return read.books }
+        let books: FamilyBooks
+        do { books = try FamilyBooks.load(pullsOrHubs: [path], open: open) } catch {
+            throw .unavailable("cannot read the hub database \(location): \(error)")
+        }
+        state.read = version.map { ($0, books) }
         state.summaries.removeAll()
         return books
     }

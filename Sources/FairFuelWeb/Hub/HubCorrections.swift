@@ -37,19 +37,33 @@ public struct HubCorrections: Sendable {
 
     /// Signs and publishes `action` with `fields` to `vehicle`, listed pending in `database`; returns the command.
     /// `id`: the form's own command id, so that a form sent twice (a reload) is answered already_applied; nil: a new one.
-    func send(vehicle: String, action: String, fields: [String: String], id: String?, database: String) async throws(WebError) -> FleetCommand {
+    func send(vehicle: String, action: String, fields: [String: String], id: String?, database: String, open: @escaping HubFamily.Opener) async throws(WebError) -> FleetCommand {
+        // A car the hub cannot sign for is refused first, whatever the form says.
+        let secret = try secret(for: vehicle)
+        // A cost is read in the car's currency, as its bills at the hub have it.
+        let carCurrency: String?
+        do {
+            guard let store = try open(database) else { throw WebError.unavailable("the hub database is gone") }
+            carCurrency = try HubCarCurrency.of(vehicle: vehicle, database: store)
+        } catch let error as WebError {
+            throw error
+        } catch {
+            throw .unavailable("cannot read the car's bills in the hub's database: \(error)")
+        }
         let (operation, force): (FleetCommand.Operation, Bool)
-        do throws(HubCommandWords.Problem) { (operation, force) = try HubCommandWords.operation(action: action, fields: fields) } catch {
+        do throws(HubCommandWords.Problem) {
+            (operation, force) = try HubCommandWords.operation(action: action, fields: fields, carCurrency: carCurrency)
+        } catch {
             throw .badRequest(error.message)
         }
         if let id, !FleetCommand.isValidID(id) { throw .badRequest("command_id: 1 to \(FleetCommand.maximumIDLength) of A-Z a-z 0-9 . _ -") }
-        let secret = try secret(for: vehicle)
         let broker = broker
         let outcome: Result<FleetCommand, WebError>
         do {
             outcome = try await NIOThreadPool.singleton.runIfActive {
                 do {
-                    let log = HubDatabaseCommandLog(try HubRecordStore(path: database))
+                    guard let store = try open(database) else { return .failure(.unavailable("the hub database is gone")) }
+                    let log = HubDatabaseCommandLog(store)
                     let sent = try HubCommandSender(broker: broker).send(
                         operation, force: force, id: id, vehicle: vehicle, secret: secret, keeping: log, timeoutSeconds: Self.publishTimeoutSeconds,
                         waitForAnswer: false)
@@ -67,8 +81,8 @@ public struct HubCorrections: Sendable {
     }
 
     /// The commands sent to `vehicle` (nil: every car), newest first, as the hub's database has them.
-    static func commands(vehicle: String?, database: String) throws(WebError) -> [HubCommandEntry] {
-        do { return try HubRecordStore(path: database).commands(vehicle: vehicle).reversed() } catch {
+    static func commands(vehicle: String?, database: any HubRecordStoring) throws(WebError) -> [HubCommandEntry] {
+        do { return try database.commands(vehicle: vehicle).reversed() } catch {
             throw .unavailable("cannot read the hub's commands: \(error)")
         }
     }

@@ -1,5 +1,6 @@
 import FairFuelCore
 import FairFuelDomain
+import FairFuelPull
 import FairFuelStore
 import Hummingbird
 
@@ -12,6 +13,8 @@ extension WebApp {
         var at: String?
         var liters: Double?
         var cost: String?
+        /// The cost's currency, needed only when the hub holds no bill of the car; it must be the car's.
+        var currency: String?
         var full: Bool?
         var odometer_km: Double?
         var station: String?
@@ -29,6 +32,7 @@ extension WebApp {
             fields["at"] = at
             fields["liters"] = liters.map { "\($0)" }
             fields["cost"] = cost
+            fields["currency"] = currency
             // A refuel added is a full tank unless `full` is false; an edit changes the fill only when `full` is given.
             fields["full"] = action == "refuel add" ? (full == false ? nil : "1") : full.map { $0 ? "1" : "0" }
             fields["odometer_km"] = odometer_km.map { "\($0)" }
@@ -43,7 +47,7 @@ extension WebApp {
     }
 
     /// The form fields a correction may carry.
-    static let hubCommandFields = ["at", "liters", "cost", "full", "odometer_km", "station", "note", "refuel", "trip", "driver", "confirm"]
+    static let hubCommandFields = ["at", "liters", "cost", "currency", "full", "odometer_km", "station", "note", "refuel", "trip", "driver", "confirm"]
 
     func addHubRoutes(to router: Router<WebContext>) {
         // On a car the API's family route says where it is served (a JSON 404, as the document declares).
@@ -116,6 +120,6 @@ extension WebApp {
         if action == "refuel add", fields["at"] == nil {
             fields["at"] = UTCTimestamp(millisecondsSinceEpoch: configuration.nowUTCMs()).iso8601
         }
-        return try await corrections.send(vehicle: vehicle, action: action, fields: fields, id: id, database: hub.path)
+        return try await corrections.send(vehicle: vehicle, action: action, fields: fields, id: id, database: hub.path, open: hub.open)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// the same messages for the same mistakes.
 @Suite struct HubCommandFormTests {
     static func cli(_ line: String) throws -> FleetCommand.Operation {
-        try HubCommandWords.operation(line.split(separator: " ").map(String.init))
+        try HubCommandWords.operation(line.split(separator: " ").map(String.init), carCurrency: "EUR")
     }
 
     @Test func eachFormIsTheCLIsLine() throws {
@@ -27,7 +27,7 @@ import Testing
             ("unsettle", ["refuel": "12"], "unsettle 12"),
         ]
         for (action, fields, line) in cases {
-            let (operation, force) = try HubCommandWords.operation(action: action, fields: fields)
+            let (operation, force) = try HubCommandWords.operation(action: action, fields: fields, carCurrency: "EUR")
             #expect(operation == (try Self.cli(line)), "\(action) \(fields)")
             #expect(!force)
         }
@@ -51,6 +51,26 @@ import Testing
                 Issue.record("\(action) \(fields) was read")
             } catch {
                 #expect(error.message.contains(message), "\(action): \(error.message)")
+            }
+        }
+    }
+
+    /// The form's cost is read in the car's currency as `hub command` reads it: a yen car's 1500 is
+    /// 1500 yen; a `currency` field must be the car's, and is what a car the hub knows no bill of needs.
+    @Test func aFormsCostIsInTheCarsCurrency() throws {
+        let fields = ["at": "2026-11-25T17:20Z", "liters": "30", "cost": "1500", "full": "1"]
+        #expect(try HubCommandWords.operation(action: "refuel add", fields: fields, carCurrency: "JPY").operation
+            == .refuelAdd(.init(atUTCMs: 1795627200000, liters: 30, costMinorUnits: 1_500, currency: "JPY")))
+        var stated = fields
+        stated["currency"] = "EUR"
+        #expect(try HubCommandWords.operation(action: "refuel add", fields: stated).operation
+            == .refuelAdd(.init(atUTCMs: 1795627200000, liters: 30, costMinorUnits: 150_000, currency: "EUR")))
+        for (form, car, message) in [(stated, "JPY", "--currency EUR is not the car's"), (fields, nil, "say its currency")] as [([String: String], String?, String)] {
+            do throws(HubCommandWords.Problem) {
+                _ = try HubCommandWords.operation(action: "refuel add", fields: form, carCurrency: car)
+                Issue.record("\(form) was read for a \(car ?? "nil") car")
+            } catch {
+                #expect(error.message.contains(message), "\(error.message)")
             }
         }
     }

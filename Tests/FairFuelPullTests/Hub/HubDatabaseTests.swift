@@ -46,9 +46,17 @@ import Testing
         #expect(try database.records(vehicle: Self.vehicle).first { $0.kind == "trip" && $0.id == 2 }?.deleted == true)
         // Nothing was written per car: the database holds the records.
         #expect(!FileManager.default.fileExists(atPath: root + "/db/\(Self.vehicle)"))
-        let view = root + "/view"
-        try HubCollector.materialize(database, into: view)
-        #expect(try Self.family(view) == Self.family(root + "/files"))
+        // The views read the database's rows in memory: the same books as the directory's files, no copy written.
+        #expect(FamilyView(try FamilyBooks.load(pullsOrHubs: [root + "-hub.db"])).json == (try Self.family(root + "/files")))
+        let states = try HubDatabaseViews.carStates([root + "-hub.db"]).states
+        #expect(states.map(\.source) == ["\(root)-hub.db (car \(Self.vehicle))"] && states.allSatisfy(\.isHubCopy))
+        #expect(try PulledCarState.read(directory: root + "/files/" + Self.vehicle).trips == states.first?.trips)
+        // The directory and the database are the same car: refused by name, as two directories are.
+        #expect {
+            _ = try FamilyBooks.load(pullsOrHubs: [root + "/files", root + "-hub.db"])
+        } throws: { error in
+            "\(error)".contains("\(root)-hub.db (car \(Self.vehicle)) and \(root)/files/\(Self.vehicle) hold the same car")
+        }
     }
 
     @Test func aDirectorysCarsAreImportedOnce() throws {

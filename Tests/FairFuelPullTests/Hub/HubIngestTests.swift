@@ -1,5 +1,6 @@
 @testable import FairFuelPull
 import FairFuelReports
+import FairFuelStore
 import Foundation
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
     final class Hub {
         let directory = NSTemporaryDirectory() + "fairfuel-hub-\(UUID().uuidString.prefix(8))"
         let collector: HubCollector
-        init() throws { collector = try HubCollector(directory: directory, prefix: "fairfuel") }
+        init(database: (any HubRecordStoring)? = nil) throws { collector = try HubCollector(directory: directory, prefix: "fairfuel", database: database) }
         deinit { try? FileManager.default.removeItem(atPath: directory) }
 
         func take(_ kind: String, _ payload: [UInt8], vehicle: String = HubIngestTests.vehicle) throws -> HubCollector.Outcome {
@@ -107,5 +108,120 @@ import Testing
         let kept = try HubRefusals.read(directory: directory)
         #expect(kept.count <= 10 && kept.count >= 5, "\(kept.count)")
         #expect(kept.last?.reason == "r22")
+    }
+
+    /// A message too large to read, a track longer than any car keeps or with points that are no
+    /// places, and a split whose shares burnt more than a tank: each refused with its reason, before
+    /// anything is stored.
+    @Test func oversizedMessagesLongTracksAndImpossibleSharesAreRefused() throws {
+        let hub = try Hub()
+        func withTrack(_ points: String) -> [UInt8] {
+            Self.replacing(Self.trip, "\"end_reason\"", "\"track\":[\(points)],\"end_reason\"")
+        }
+        let tooMany = (0...HubMessageCheck.maximumTrackPoints).map { "[\(1_795_000_000_000 + $0 * 1000),48.1,11.5]" }.joined(separator: ",")
+        let padded = Self.text(Self.trip).dropLast() + ",\"note\":\"" + String(repeating: "x", count: HubMessageCheck.maximumPayloadBytes) + "\"}"
+        let shares = (0..<64).map { _ in "{\"driver\":\"Anna\",\"fuel_l\":500,\"cost_cents\":1}" }.joined(separator: ",")
+        var flood = Self.text(Self.split)
+        flood = String(flood[..<flood.range(of: "\"shares\":")!.upperBound]) + "[\(shares)]}"
+        flood = flood.replacingOccurrences(of: "\"cost_cents\":7396", with: "\"cost_cents\":64")
+        let cases: [(kind: String, payload: [UInt8], reason: String)] = [
+            ("trip", Self.bytes(String(padded)), "more than the \(HubMessageCheck.maximumPayloadBytes) a record can be"),
+            ("trip", withTrack(tooMany), "track has \(HubMessageCheck.maximumTrackPoints + 1) points, more than \(HubMessageCheck.maximumTrackPoints)"),
+            ("trip", withTrack("[1795000000000,48.1]"), "a track point must be [t_utc_ms, lat, lon]"),
+            ("trip", withTrack("[1795000000000,91.0,11.5]"), "a track point must be [t_utc_ms, lat, lon] in degrees"),
+            ("trip", Self.replacing(Self.trip, "\"end_reason\"", "\"start\":[48.1,181],\"end_reason\""), "start must be [latitude, longitude]"),
+            ("trip", Self.replacing(Self.trip, "\"end_reason\"", "\"track\":{\"a\":1},\"end_reason\""), "track must be a list"),
+            ("split", Self.bytes(flood), "the shares' fuel_l add up to 32000 L, more than one tank (500 L)"),
+        ]
+        for (kind, payload, reason) in cases {
+            let outcome = try hub.take(kind, payload)
+            guard case let .refused(text) = outcome else {
+                Issue.record("\(outcome) for \(reason)")
+                continue
+            }
+            #expect(text.contains(reason), "\(text) lacks \(reason)")
+        }
+        // A baseline mark's split has no shares and no cost: stored; no shares for a bill with a cost is refused.
+        let empty = String(Self.text(Self.split).prefix { $0 != "[" }) + "[]}"
+        let baseline = empty.replacingOccurrences(of: "\"liters\":41.200,\"cost_cents\":7396", with: "\"liters\":0,\"cost_cents\":0")
+        #expect(try hub.take("split", Self.bytes(baseline)) == .kept)
+        #expect(try hub.take("split", Self.bytes(empty)) == .refused("the shares add up to 0, not the bill's cost_cents 7396"))
+        // A track a car keeps is stored; the family view has none of the refused ones.
+        #expect(try hub.take("trip", withTrack("[1795000000000,48.1,11.5],[1795000060000,-33.4,-70.6]")) == .kept)
+        let family = try hub.family()
+        #expect(family.contains("\"Anna\"") && !family.contains("32000"), "\(family)")
+        let refused = try HubRefusals.read(directory: hub.directory)
+        #expect(refused.count == cases.count + 1 && refused.first?.messageID == nil, "the oversized message is not parsed for its id")
+    }
+
+    /// A vehicle id that claims uid after uid (each message a new one) binds only a car's lifetime
+    /// of them: the bindings stop growing, the rest are refused with the reason, and other cars
+    /// still bind theirs. In a hub directory and in a hub database alike.
+    @Test func aVehicleClaimingUIDAfterUIDIsBounded() throws {
+        let database = NSTemporaryDirectory() + "fairfuel-hubdb-\(UUID().uuidString.prefix(8)).db"
+        defer { try? FileManager.default.removeItem(atPath: database) }
+        let store = try HubRecordStore(path: database)
+        for hub in [try Hub(), try Hub(database: store)] {
+            func claiming(_ uid: String, vehicle: String, message: Int) -> [UInt8] {
+                var text = Self.text(HubCollectorTests.trip(message, revision: 0, driver: "Anna", message: message))
+                text = text.replacingOccurrences(of: "\"vehicle\":\"\(Self.vehicle)\"", with: "\"vehicle\":\"\(vehicle)\",\"vehicle_uid\":\"\(uid)\"")
+                return Self.bytes(text)
+            }
+            let bound = HubRecordSQL.maximumUIDsPerVehicle
+            for index in 0..<bound {
+                #expect(try hub.take("trip", claiming("uid-\(index)", vehicle: Self.copier, message: index + 1), vehicle: Self.copier) == .kept)
+            }
+            for index in bound..<(bound + 20) {
+                #expect(try hub.take("trip", claiming("uid-\(index)", vehicle: Self.copier, message: index + 1), vehicle: Self.copier)
+                    == .refused(HubMessageCheck.tooManyUIDs(vehicle: Self.copier)))
+            }
+            // Its own uids still go in; another car binds its own.
+            #expect(try hub.take("trip", claiming("uid-0", vehicle: Self.copier, message: 100), vehicle: Self.copier) == .kept)
+            #expect(try hub.take("trip", claiming(Self.uid, vehicle: Self.vehicle, message: 1)) == .kept)
+            if hub.collector.database == nil {
+                let lines = try String(contentsOfFile: hub.directory + "/" + HubCollector.uidsName, encoding: .utf8).split(separator: "\n")
+                #expect(lines.count == bound + 1, "\(lines.count) bindings")
+            } else {
+                // The database refuses a ninth binding itself, whichever instance asks.
+                #expect(try store.claimVehicleUID("uid-99", vehicle: Self.copier) == "")
+                #expect(try store.claimVehicleUID("uid-3", vehicle: Self.copier) == Self.copier)
+            }
+        }
+    }
+
+    /// With a database the collector's bindings are a cache: emptied at its bound, and a binding
+    /// it forgot is still the database's (a copier is refused after the eviction as before).
+    @Test func theUIDCacheStaysWithinItsBoundAndForgetsNoBinding() throws {
+        let database = NSTemporaryDirectory() + "fairfuel-hubdb-\(UUID().uuidString.prefix(8)).db"
+        defer { try? FileManager.default.removeItem(atPath: database) }
+        let hub = try Hub(database: try HubRecordStore(path: database))
+        hub.collector.uidCacheLimit = 3
+        func claiming(_ uid: String, vehicle: String) -> [UInt8] {
+            var text = Self.text(HubCollectorTests.trip(1, revision: 0, driver: "Anna", message: 1))
+            text = text.replacingOccurrences(of: "\"vehicle\":\"\(Self.vehicle)\"", with: "\"vehicle\":\"\(vehicle)\",\"vehicle_uid\":\"\(uid)\"")
+            return Self.bytes(text)
+        }
+        for index in 0..<10 {
+            #expect(try hub.take("trip", claiming("uid-\(index)", vehicle: "car\(index)"), vehicle: "car\(index)") == .kept)
+            #expect(hub.collector.cachedUIDCount <= 3)
+        }
+        #expect(try hub.take("trip", claiming("uid-0", vehicle: Self.copier), vehicle: Self.copier)
+            == .refused("vehicle_uid uid-0 belongs to vehicle car0, which claimed it first"))
+    }
+
+    /// A flood of bad messages is refused without a sync each (the refusal log is diagnostics), and
+    /// stays bounded; the good message after it is stored.
+    @Test func aFloodOfBadMessagesIsRefusedWithoutASyncEach() throws {
+        let hub = try Hub()
+        #expect(!((hub.collector.refusals as? HubRefusals)?.log.durable ?? true), "a directory hub's refusal log is not synced each")
+        let bad = Self.replacing(Self.trip, "\"distance_m\":21406.3", "\"distance_m\":999999999999")
+        let start = Date()
+        for _ in 0..<(2 * HubRefusals.maximumKept + 500) { _ = try hub.take("trip", bad) }
+        let seconds = Date().timeIntervalSince(start)
+        print("HubIngestTests: \(2 * HubRefusals.maximumKept + 500) refusals in \(String(format: "%.2f", seconds)) s")
+        #expect(try hub.take("trip", Self.trip) == .kept)
+        let lines = try String(contentsOfFile: hub.directory + "/" + HubRefusals.fileName, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count <= 2 * HubRefusals.maximumKept, "\(lines.count) lines")
+        #expect(hub.collector.counters.refused == 2 * HubRefusals.maximumKept + 500)
     }
 }
