@@ -247,6 +247,7 @@ let package = Package(
                 // The hub's view over PostgreSQL, its records written by the hub's own store.
                 "FairFuelHubPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         // The studies (minutes to hours each, off unless a scripts/study-*.sh turns one on), as

@@ -41,8 +41,12 @@ extension TripStore {
             if let cost = edit.cost { refuel.cost = cost }
             if let full = edit.fullTank { refuel.fullTank = full }
             if let odometer = edit.odometerKilometers { refuel.odometerKilometers = odometer }
-            // A year typed wrong is told as such, before what it would upset (the odometer's order).
-            if let at = edit.atUTCMs, at != previousAt { try refuseBeforeFirstRecord(refuel: id, atUTCMs: at) }
+            // A year typed wrong (before the car's first record, or after now) is told as such, before what it
+            // would upset (the odometer's order).
+            if let at = edit.atUTCMs, at != previousAt {
+                try refuseBeforeFirstRecord(refuel: id, atUTCMs: at)
+                if let entryClockUTCMs, !force { try refuseFutureEntry(atUTCMs: at, entryClockUTCMs: entryClockUTCMs) }
+            }
             var checked = refuel
             checked.currency = nil  // the bill keeps its own currency, whatever the vehicle's is now
             try validate(checked, vehicle: vehicle, excluding: id)
@@ -50,7 +54,7 @@ extension TripStore {
             if let at = edit.atUTCMs, at != previousAt { try refuseInsideSettledPeriod("refuel \(id) moved", atUTCMs: at) }
             if let entryClockUTCMs, !force {
                 try refuseEntryMistakes(
-                    refuel, excluding: id, vehicle: vehicle, entryClockUTCMs: entryClockUTCMs, checkDate: edit.atUTCMs != nil,
+                    refuel, excluding: id, vehicle: vehicle, entryClockUTCMs: entryClockUTCMs, checkDate: false,
                     checkPrice: edit.cost != nil || edit.liters != nil || edit.atUTCMs != nil)
             }
             try connection.run(

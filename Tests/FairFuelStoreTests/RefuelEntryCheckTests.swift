@@ -89,7 +89,7 @@ import Testing
         #expect(try store.refuels().count == 3)
         #expect(try store.applyFleetCommand(TripStoreFleetCommandTests.command("p2", .refuelAdd(absurd), force: true), receivedUTCMs: received)
             == .applied(summary: "refuel 4 added"))
-        let correction = FleetCommand.RefuelChanges(costMinorUnits: 800_000)
+        let correction = FleetCommand.RefuelChanges(costMinorUnits: 800_000, currency: "EUR")
         #expect {
             try store.applyFleetCommand(TripStoreFleetCommandTests.command("e1", .refuelEdit(refuel: 3, correction)), receivedUTCMs: received)
         } throws: { ($0 as? StoreError)?.kind == .needsConfirmation }

@@ -166,7 +166,8 @@ enum MQTTPump {
     static func documentedACL() throws -> String {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../docs/mqtt.md").standardized
         let text = try String(contentsOf: docs, encoding: .utf8)
-        let blocks = text.components(separatedBy: "```")
+        // Between fences only (odd pieces): the prose names the pattern too.
+        let blocks = text.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
         return try #require(blocks.first { $0.contains("pattern write fairfuel/%u/#") }, "docs/mqtt.md has no ACL sample")
     }
 

@@ -31,7 +31,9 @@ import Testing
         #expect(hub.counters.kept == 7 && hub.counters.stale == 1 && hub.counters.refused == 1 && hub.counters.ignored == 1)
         #expect(try database.records(vehicle: Self.vehicle) == HubRecordStore(path: root + "-single.db").records(vehicle: Self.vehicle))
         #expect(try database.records(vehicle: Self.vehicle).map(\.id).sorted() == [1, 2, 3, 4, 12], "the impossible trip 9 left out")
-        #expect(try HubRefusals.read(directory: root + "/batch").map(\.reason) == ["distance_m 999999999999 is outside 0...10000000"])
+        // A database hub keeps its refusals in the database, written at the flush.
+        try hub.flush()
+        #expect(try HubDatabaseRefusals.read(database).map(\.reason) == ["distance_m 999999999999 is outside 0...10000000"])
 
         // The same round again: every record stale (by record id and revision), nothing stored twice.
         for (topic, payload) in round { hub.hold(topic: topic, payload: payload) }
