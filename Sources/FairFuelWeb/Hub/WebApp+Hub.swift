@@ -46,14 +46,41 @@ extension WebApp {
         }
     }
 
+    static let onlyOnTheHub = "the family view of every car is served by the hub's app (fairfuel web --hub-db FILE)"
+
     /// The form fields a correction may carry.
     static let hubCommandFields = ["at", "liters", "cost", "currency", "full", "odometer_km", "station", "note", "refuel", "trip", "driver", "confirm"]
 
     func addHubRoutes(to router: Router<WebContext>) {
         // On a car the API's family route says where it is served (a JSON 404, as the document declares).
         router.group("/api/v1").get("/family", use: api { request, _, _ throws(WebError) in
-            guard let hub else { throw .notFound("the family view of every car is served by the hub's app (fairfuel web --hub-db FILE)") }
+            guard let hub else { throw .notFound(Self.onlyOnTheHub) }
             return Self.json(try hub.view(month: request.uri.queryParameters["month"].map(String.init), nowUTCMs: configuration.nowUTCMs()).json)
+        })
+        // On a car the corrections' routes, too, say where they are served.
+        let api = router.group("/api/v1")
+        api.get("/family/cars/{vehicle}/commands", use: self.api { _, context, _ throws(WebError) in
+            guard let hub else { throw .notFound(Self.onlyOnTheHub) }
+            let vehicle = context.parameters.get("vehicle") ?? ""
+            _ = try hub.car(vehicle)
+            var j = JSONLine()
+            j.add("vehicle_id", vehicle)
+            j.add("read_only", hub.corrections == nil)
+            j.addRaw("commands", json: HubFamilyView.commandsJSON(try hub.commands(vehicle)))
+            return Self.json(j.string)
+        })
+        api.post("/family/cars/{vehicle}/commands", use: self.api(change: true) { request, context, session throws(WebError) in
+            guard let hub else { throw .notFound(Self.onlyOnTheHub) }
+            let vehicle = context.parameters.get("vehicle") ?? ""
+            try requireFamily(session, to: "send a correction to a car")
+            let body = try await decode(HubCommandBody.self, request, context: context)
+            let command = try await sendCorrection(hub, vehicle: vehicle, action: body.action, fields: body.fields, id: body.command_id, session: session)
+            var j = JSONLine()
+            j.add("id", command.id)
+            j.add("vehicle_id", vehicle)
+            j.add("command", command.operation.name)
+            j.add("state", "pending")
+            return Self.json(j.string, status: .accepted)
         })
         guard let hub else { return }
         router.get("/", use: page { _, _, _ throws(WebError) in HTMLPage.redirect("/family") })
@@ -80,28 +107,6 @@ extension WebApp {
             let view = try hub.view(month: nil, nowUTCMs: configuration.nowUTCMs())
             let body = HubPageViews.family(view, session: session, notice: notice)
             return HTMLPage.response(HTMLPage.page("Family", session: session, body: body, links: HubPageViews.links), status: status)
-        })
-        let api = router.group("/api/v1")
-        api.get("/family/cars/{vehicle}/commands", use: self.api { _, context, _ throws(WebError) in
-            let vehicle = context.parameters.get("vehicle") ?? ""
-            _ = try hub.car(vehicle)
-            var j = JSONLine()
-            j.add("vehicle_id", vehicle)
-            j.add("read_only", hub.corrections == nil)
-            j.addRaw("commands", json: HubFamilyView.commandsJSON(try hub.commands(vehicle)))
-            return Self.json(j.string)
-        })
-        api.post("/family/cars/{vehicle}/commands", use: self.api(change: true) { request, context, session throws(WebError) in
-            let vehicle = context.parameters.get("vehicle") ?? ""
-            try requireFamily(session, to: "send a correction to a car")
-            let body = try await decode(HubCommandBody.self, request, context: context)
-            let command = try await sendCorrection(hub, vehicle: vehicle, action: body.action, fields: body.fields, id: body.command_id, session: session)
-            var j = JSONLine()
-            j.add("id", command.id)
-            j.add("vehicle_id", vehicle)
-            j.add("command", command.operation.name)
-            j.add("state", "pending")
-            return Self.json(j.string, status: .accepted)
         })
     }
 
